@@ -271,6 +271,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     uploads: repos.uploads,
     deployments,
     audit: auditLog,
+    secrets,
   });
   // Issue 25 item 3: dbt manifests synced into cubes on a model branch, through the data model's service.
   const dbtSyncModule = composeDbtSync({ config, db, target: dataModelModule.services.dataModel });

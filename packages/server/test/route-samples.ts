@@ -1,4 +1,5 @@
 import { SecretBox } from '../src/crypto/secrets.ts';
+import { startGitTestServer } from '../src/modules/data-model/git-test-server.ts';
 import { fileHash } from '../src/modules/data-model/hashes.ts';
 import { shopManifest } from '../src/modules/dbt-sync/test-support.ts';
 import { publishSimpleBoard } from '../src/modules/embed/test-support.ts';
@@ -217,6 +218,49 @@ export const routeSamples: Record<string, SampleFactory> = {
     await post(f, `${dm(f)}/branches`, { name: branchName, activate: true });
     return { url: `${dm(f)}/merge-to-default`, payload: { branchName, message: 'promote' } };
   },
+  'POST /build/api/v1/deployments/:deploymentId/commit': async (f) => {
+    const branchName = `c-${unique()}`;
+    await post(f, `${dm(f)}/branches`, { name: branchName });
+    await dmPut(f, branchName);
+    return { url: `${dm(f)}/commit`, payload: { branchName, message: 'sample commit' } };
+  },
+  'POST /build/api/v1/deployments/:deploymentId/merge': async (f) => {
+    const branchName = `g-${unique()}`;
+    await post(f, `${dm(f)}/branches`, { name: branchName });
+    return { url: `${dm(f)}/merge`, payload: { branchName, message: 'merge' } };
+  },
+  'PUT /build/api/v1/deployments/:deploymentId/branches/staging-environment': async (f) => {
+    const branchName = `st-${unique()}`;
+    await post(f, `${dm(f)}/branches`, { name: branchName });
+    return { url: `${dm(f)}/branches/staging-environment`, payload: { branchName, enabled: true } };
+  },
+  // The remote settings and pulls act on deployments of their own (gitHome): a fuzzed remote URL
+  // there must not send the fixtures' commits to an unreachable host.
+  'GET /build/api/v1/deployments/:deploymentId/git/remote': async (f) => ({
+    url: `${await gitHome(f, 'settings')}/git/remote`,
+  }),
+  'PUT /build/api/v1/deployments/:deploymentId/git/remote': async (f) => ({
+    url: `${await gitHome(f, 'settings')}/git/remote`,
+    payload: {
+      url: 'https://git.example.com/model.git',
+      token: 'sample-token',
+      webhookSecret: sampleWebhookSecret,
+    },
+  }),
+  'DELETE /build/api/v1/deployments/:deploymentId/git/remote': async (f) => {
+    const home = await gitHome(f, 'settings');
+    await f.server.app.inject({
+      method: 'PUT',
+      url: `${home}/git/remote`,
+      headers: bearer(f.server.adminKey),
+      payload: { url: 'https://git.example.com/model.git' },
+    });
+    return { url: `${home}/git/remote` };
+  },
+  'POST /build/api/v1/deployments/:deploymentId/pull': async (f) => ({
+    url: `${await gitHome(f, 'pull')}/pull`,
+    payload: { branchName: 'main' },
+  }),
   'GET /build/api/v1/deployments/:deploymentId/data-model/files': (f) => ({
     url: `${dm(f)}/data-model/files?withContent=true`,
   }),
@@ -1089,6 +1133,45 @@ export function managementRoutes(server: TestServer) {
 }
 
 const contentHomes = new WeakMap<Fixtures, Promise<string>>();
+
+export const sampleWebhookSecret = 'sample-webhook-secret-0123456789';
+const gitHomes = new WeakMap<Fixtures, Map<string, Promise<string>>>();
+
+/**
+ * A deployment of the git samples' own (made once per fixtures and use), as a path prefix: for
+ * `pull`, connected to a git server in this process (git-test-server.ts) holding its main branch.
+ */
+export function gitHome(f: Fixtures, use: 'settings' | 'pull'): Promise<string> {
+  const homes = gitHomes.get(f) ?? new Map<string, Promise<string>>();
+  gitHomes.set(f, homes);
+  let home = homes.get(use);
+  if (!home) {
+    home = (async () => {
+      const { id } = await post(f, '/api/v1/deployments', {
+        name: `git ${use} ${unique()}`,
+        dataSource: { type: 'duckdb', path: ':sample:' },
+      });
+      const base = `/build/api/v1/deployments/${id}`;
+      const token = 'sample-git-token';
+      if (use === 'pull') {
+        // A repository of its own: test files sharing a worker must not push unrelated histories
+        // onto one repository's main.
+        const remote = await startGitTestServer(token, { unref: true });
+        const put = await f.server.app.inject({
+          method: 'PUT',
+          url: `${base}/git/remote`,
+          headers: bearer(f.server.adminKey),
+          payload: { url: remote.url, token, webhookSecret: sampleWebhookSecret },
+        });
+        if (put.statusCode !== 200) throw new Error(`fixture git remote: ${put.statusCode} ${put.body}`);
+        await post(f, `${base}/commit`, { branchName: 'main', message: 'Publish the sample model' });
+      }
+      return base;
+    })();
+    homes.set(use, home);
+  }
+  return home;
+}
 
 /** The content-as-code samples' own deployment (made once per fixtures), as a path prefix. */
 function contentHome(f: Fixtures): Promise<string> {

@@ -239,6 +239,21 @@ describeInBrowser('data sources and models in the browser (issue 21 item 4)', ()
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Saved on dev-shops.' }).count())
       .toBe(1);
+    // Committed on its git branch (issue 25 item 2): the status and the bar show the new head.
+    await page.getByLabel('Commit message').fill('Fix the broken type');
+    await page.getByRole('button', { name: 'Commit', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toMatch(/^Committed [0-9a-f]{7} on dev-shops\.$/);
+    const committed = (await page.getByRole('status').textContent())!.slice(
+      'Committed '.length,
+      'Committed '.length + 7,
+    );
+    await page
+      .locator('.branch-head')
+      .filter({ hasText: `at ${committed}` })
+      .waitFor();
+    await browser.screenshot('data-05b-branch-commit-desktop');
     await page.getByRole('button', { name: 'Promote to main' }).click();
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Promoted dev-shops to main.' }).count())

@@ -587,19 +587,6 @@ export function useRemoveBranch(
 }
 
 /**
- * Promote a branch to main: refused while its model has errors
- *
- * `POST /build/api/v1/deployments/{deploymentId}/merge-to-default`
- *
- * Invalidates no cached read.
- */
-export function useMergeToDefaultBranch(
-  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/merge-to-default', 'post'>,
-) {
-  return useApiMutation('post', '/build/api/v1/deployments/{deploymentId}/merge-to-default', [], options);
-}
-
-/**
  * A starting data model (YAML files) from tables of the deployment's data source; stores nothing
  *
  * `POST /build/api/v1/deployments/{deploymentId}/data-model/generate`
@@ -688,6 +675,143 @@ export function useListDeploymentVersions(
   options?: QueryHookOptions<'/api/v1/deployments/{deploymentId}/versions', 'get'>,
 ) {
   return useApiQuery('get', '/api/v1/deployments/{deploymentId}/versions', init, options);
+}
+
+/**
+ * Commit (and push) the active branch's pending changes
+ *
+ * `POST /build/api/v1/deployments/{deploymentId}/commit`
+ *
+ * Invalidates no cached read.
+ */
+export function useCommitChanges(
+  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/commit', 'post'>,
+) {
+  return useApiMutation('post', '/build/api/v1/deployments/{deploymentId}/commit', [], options);
+}
+
+/**
+ * Merge a branch into its parent branch (git-flow merge); 409 naming the files on a conflict
+ *
+ * `POST /build/api/v1/deployments/{deploymentId}/merge`
+ *
+ * Invalidates no cached read.
+ */
+export function useMergeIntoParentBranch(
+  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/merge', 'post'>,
+) {
+  return useApiMutation('post', '/build/api/v1/deployments/{deploymentId}/merge', [], options);
+}
+
+/**
+ * Merge a branch straight into the deploy (default) branch: refused while the result has model errors; 409 naming the files on a conflict
+ *
+ * `POST /build/api/v1/deployments/{deploymentId}/merge-to-default`
+ *
+ * Invalidates no cached read.
+ */
+export function useMergeToDefaultBranch(
+  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/merge-to-default', 'post'>,
+) {
+  return useApiMutation('post', '/build/api/v1/deployments/{deploymentId}/merge-to-default', [], options);
+}
+
+/**
+ * Pull the latest for a branch from its remote and rebuild if changed
+ *
+ * `POST /build/api/v1/deployments/{deploymentId}/pull`
+ *
+ * Invalidates no cached read.
+ */
+export function usePull(
+  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/pull', 'post'>,
+) {
+  return useApiMutation('post', '/build/api/v1/deployments/{deploymentId}/pull', [], options);
+}
+
+/**
+ * Enable or disable a branch's staging environment
+ *
+ * `PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/build/api/v1/deployments/{deploymentId}/branches`
+ */
+export function useSetBranchStagingEnvironment(
+  options?: MutationHookOptions<
+    '/build/api/v1/deployments/{deploymentId}/branches/staging-environment',
+    'put'
+  >,
+) {
+  return useApiMutation(
+    'put',
+    '/build/api/v1/deployments/{deploymentId}/branches/staging-environment',
+    ['/build/api/v1/deployments/{deploymentId}/branches'],
+    options,
+  );
+}
+
+/**
+ * The deployment's git remote (its token and webhook secret are never returned)
+ *
+ * `GET /build/api/v1/deployments/{deploymentId}/git/remote`
+ */
+export function useGetGitRemote(
+  init: QueryHookInit<'/build/api/v1/deployments/{deploymentId}/git/remote', 'get'>,
+  options?: QueryHookOptions<'/build/api/v1/deployments/{deploymentId}/git/remote', 'get'>,
+) {
+  return useApiQuery('get', '/build/api/v1/deployments/{deploymentId}/git/remote', init, options);
+}
+
+/**
+ * Connect the deployment to a git repository over HTTPS, with a token and a webhook secret
+ *
+ * `PUT /build/api/v1/deployments/{deploymentId}/git/remote`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/build/api/v1/deployments/{deploymentId}/git/remote`
+ */
+export function useSetGitRemote(
+  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/git/remote', 'put'>,
+) {
+  return useApiMutation(
+    'put',
+    '/build/api/v1/deployments/{deploymentId}/git/remote',
+    ['/build/api/v1/deployments/{deploymentId}/git/remote'],
+    options,
+  );
+}
+
+/**
+ * Disconnect the git remote (the repository in Tessera stays)
+ *
+ * `DELETE /build/api/v1/deployments/{deploymentId}/git/remote`
+ *
+ * On success, invalidates the cached reads of:
+ * - `/build/api/v1/deployments/{deploymentId}/git/remote`
+ */
+export function useRemoveGitRemote(
+  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/git/remote', 'delete'>,
+) {
+  return useApiMutation(
+    'delete',
+    '/build/api/v1/deployments/{deploymentId}/git/remote',
+    ['/build/api/v1/deployments/{deploymentId}/git/remote'],
+    options,
+  );
+}
+
+/**
+ * A push event from the git remote, signed as GitHub signs it (X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body under the webhook secret>): the pushed branch is pulled
+ *
+ * `POST /build/api/v1/deployments/{deploymentId}/git/webhook`
+ *
+ * Invalidates no cached read.
+ */
+export function useGitWebhook(
+  options?: MutationHookOptions<'/build/api/v1/deployments/{deploymentId}/git/webhook', 'post'>,
+) {
+  return useApiMutation('post', '/build/api/v1/deployments/{deploymentId}/git/webhook', [], options);
 }
 
 /**

@@ -493,23 +493,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/build/api/v1/deployments/{deploymentId}/merge-to-default': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Promote a branch to main: refused while its model has errors */
-    post: operations['mergeToDefaultBranch'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/build/api/v1/deployments/{deploymentId}/data-model/generate': {
     parameters: {
       query?: never;
@@ -618,6 +601,127 @@ export interface paths {
     get: operations['listDeploymentVersions'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/commit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Commit (and push) the active branch's pending changes */
+    post: operations['commitChanges'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/merge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Merge a branch into its parent branch (git-flow merge); 409 naming the files on a conflict */
+    post: operations['mergeIntoParentBranch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/merge-to-default': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Merge a branch straight into the deploy (default) branch: refused while the result has model errors; 409 naming the files on a conflict */
+    post: operations['mergeToDefaultBranch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/pull': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pull the latest for a branch from its remote and rebuild if changed */
+    post: operations['pull'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/branches/staging-environment': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Enable or disable a branch's staging environment */
+    put: operations['setBranchStagingEnvironment'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/git/remote': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The deployment's git remote (its token and webhook secret are never returned) */
+    get: operations['getGitRemote'];
+    /** Connect the deployment to a git repository over HTTPS, with a token and a webhook secret */
+    put: operations['setGitRemote'];
+    post?: never;
+    /** Disconnect the git remote (the repository in Tessera stays) */
+    delete: operations['removeGitRemote'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/build/api/v1/deployments/{deploymentId}/git/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A push event from the git remote, signed as GitHub signs it (X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body under the webhook secret>): the pushed branch is pulled */
+    post: operations['gitWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3481,6 +3585,11 @@ export interface components {
         | 'workbook_not_found'
         | 'branch_exists'
         | 'main_branch'
+        | 'merge_conflict'
+        | 'no_active_branch'
+        | 'git_remote_missing'
+        | 'git_remote_failed'
+        | 'webhook_signature_invalid'
         | 'demo_deployment'
         | 'file_exists'
         | 'upload_finished'
@@ -3737,7 +3846,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3749,6 +3858,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -3804,7 +3916,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -3812,7 +3924,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -4163,7 +4275,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4175,6 +4287,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -4230,7 +4345,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -4238,7 +4353,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -4543,7 +4658,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4555,6 +4670,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -4634,7 +4752,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -4642,7 +4760,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -4869,7 +4987,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4881,6 +4999,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -4948,7 +5069,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -4956,7 +5077,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -5263,7 +5384,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5275,6 +5396,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -5366,7 +5490,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -5374,7 +5498,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -5523,7 +5647,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5535,6 +5659,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -5626,7 +5753,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -5634,7 +5761,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -5833,7 +5960,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5845,6 +5972,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -5912,7 +6042,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -5920,7 +6050,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -6105,7 +6235,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6117,6 +6247,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -6184,7 +6317,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -6192,7 +6325,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -6367,7 +6500,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6379,6 +6512,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -6446,7 +6582,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -6454,7 +6590,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -6692,7 +6828,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6704,6 +6840,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -6795,7 +6934,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -6803,7 +6942,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -7031,7 +7170,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7043,6 +7182,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -7134,7 +7276,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -7142,7 +7284,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -7386,7 +7528,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7398,6 +7540,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -7477,7 +7622,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -7485,7 +7630,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -7725,7 +7870,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7737,6 +7882,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -7816,7 +7964,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -7824,7 +7972,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -8069,7 +8217,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8081,6 +8229,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -8172,7 +8323,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -8180,7 +8331,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -8347,7 +8498,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8359,6 +8510,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -8426,7 +8580,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -8434,7 +8588,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -8620,7 +8774,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8632,6 +8786,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -8699,7 +8856,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -8707,7 +8864,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -8864,7 +9021,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8876,6 +9033,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -8943,7 +9103,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -8951,7 +9111,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -9118,7 +9278,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9130,6 +9290,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -9221,7 +9384,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -9229,7 +9392,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -9387,7 +9550,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9399,6 +9562,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -9490,7 +9656,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -9498,7 +9664,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -9657,7 +9823,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9669,6 +9835,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -9760,7 +9929,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -9768,7 +9937,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -9928,7 +10097,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9940,6 +10109,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -10007,7 +10179,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -10015,7 +10187,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -10182,7 +10354,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10194,6 +10366,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -10285,7 +10460,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -10293,7 +10468,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -10450,7 +10625,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10462,6 +10637,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -10553,7 +10731,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -10561,7 +10739,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -10710,7 +10888,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10722,6 +10900,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -10813,7 +10994,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -10821,7 +11002,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -10983,7 +11164,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -10995,6 +11176,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -11062,7 +11246,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -11070,7 +11254,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -11229,7 +11413,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11241,6 +11425,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -11332,7 +11519,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -11340,7 +11527,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -11491,7 +11678,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11503,6 +11690,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -11594,7 +11784,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -11602,276 +11792,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
-          };
-        };
-      };
-    };
-  };
-  mergeToDefaultBranch: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        deploymentId: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          branchName: string;
-          message?: string;
-          removeBranchAfterMerge?: boolean | null;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            merged: boolean;
-            branchDeleted: boolean;
-          };
-        };
-      };
-      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code:
-              | 'validation_failed'
-              | 'bad_request'
-              | 'malformed_body'
-              | 'unstorable_text'
-              | 'value_too_long'
-              | 'invalid_cursor'
-              | 'cursor_unavailable_for_sort'
-              | 'invalid_folder'
-              | 'folder_cycle'
-              | 'folder_not_empty'
-              | 'folder_too_deep'
-              | 'invalid_report'
-              | 'invalid_dashboard_config'
-              | 'invalid_widget_report'
-              | 'invalid_widget_query'
-              | 'invalid_dashboard_filter'
-              | 'unknown_member'
-              | 'unknown_column'
-              | 'report_without_query'
-              | 'nothing_to_publish'
-              | 'not_published'
-              | 'upload_incomplete'
-              | 'cannot_delete_self'
-              | 'role_name_reserved'
-              | 'invalid_policy';
-          };
-        };
-      };
-      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code:
-              | 'credential_missing'
-              | 'credential_malformed'
-              | 'credential_invalid'
-              | 'credential_revoked'
-              | 'credential_expired';
-          };
-        };
-      };
-      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code:
-              | 'https_required'
-              | 'credential_kind_not_allowed'
-              | 'insufficient_role'
-              | 'deployment_out_of_scope'
-              | 'forbidden'
-              | 'content_access_denied'
-              | 'data_download_restricted'
-              | 'last_admin'
-              | 'cannot_deactivate_self'
-              | 'built_in_role'
-              | 'csrf_token_invalid'
-              | 'chat_disabled'
-              | 'chat_thread_forbidden'
-              | 'comment_not_yours';
-          };
-        };
-      };
-      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code:
-              | 'tenant_not_found'
-              | 'not_found'
-              | 'api_key_not_found'
-              | 'dashboard_not_found'
-              | 'deployment_not_found'
-              | 'folder_not_found'
-              | 'group_not_found'
-              | 'member_not_found'
-              | 'permission_not_found'
-              | 'report_not_found'
-              | 'upload_not_found'
-              | 'user_not_found'
-              | 'user_attribute_not_found'
-              | 'widget_not_found'
-              | 'widget_without_report'
-              | 'workbook_not_found'
-              | 'role_not_found'
-              | 'agent_not_found'
-              | 'chat_not_found'
-              | 'notification_not_found'
-              | 'export_not_found'
-              | 'alert_not_found'
-              | 'dbt_sync_not_found'
-              | 'oauth_integration_not_found'
-              | 'oauth_token_not_found'
-              | 'oidc_token_config_not_found'
-              | 'dashboard_version_not_found'
-              | 'comment_not_found'
-              | 'environment_not_found';
-          };
-        };
-      };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code:
-              | 'conflict'
-              | 'branch_exists'
-              | 'main_branch'
-              | 'demo_deployment'
-              | 'file_exists'
-              | 'upload_finished'
-              | 'upload_too_large'
-              | 'user_exists'
-              | 'group_exists'
-              | 'user_attribute_exists'
-              | 'report_public_id_taken'
-              | 'upsert_branch_changed'
-              | 'role_exists'
-              | 'chat_streaming'
-              | 'chat_user_limit'
-              | 'export_not_ready'
-              | 'dbt_sync_not_ready'
-              | 'oidc_token_config_exists'
-              | 'draft_version_conflict';
-          };
-        };
-      };
-      /** @description Payload Too Large: `body_too_large` */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'body_too_large';
-          };
-        };
-      };
-      /** @description URI Too Long: `uri_too_long` */
-      414: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'uri_too_long';
-          };
-        };
-      };
-      /** @description Unsupported Media Type: `unsupported_media_type` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description Unprocessable Entity: `export_failed` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'export_failed';
-          };
-        };
-      };
-      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'rate_limited' | 'exports_in_flight';
-          };
-        };
-      };
-      /** @description Internal Server Error: `internal_error` */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'internal_error';
-          };
-        };
-      };
-      /** @description Bad Gateway: `oauth_provider_error` */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'] & {
-            /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -12032,7 +11953,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12044,6 +11965,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -12135,7 +12059,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -12143,7 +12067,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -12297,7 +12221,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12309,6 +12233,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -12376,7 +12303,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -12384,7 +12311,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -12540,7 +12467,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12552,6 +12479,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -12643,7 +12573,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -12651,7 +12581,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -12813,7 +12743,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -12825,6 +12755,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -12916,7 +12849,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -12924,7 +12857,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -13094,7 +13027,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13106,6 +13039,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -13197,7 +13133,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -13205,7 +13141,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -13392,7 +13328,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13404,6 +13340,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -13471,7 +13410,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -13479,7 +13418,2276 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  commitChanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The branch to commit; the caller's dev-mode branch when omitted */
+          branchName?: string | null;
+          message?: string | null;
+          exitDevMode?: boolean | null;
+          resolveMergeConflict?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            success: boolean;
+            branchName: string;
+            /** @description The branch's head after the commit */
+            commitHash: string;
+            /** @description False when the branch had no pending changes */
+            committed: boolean;
+            /** @description Whether the commit was pushed to the git remote */
+            pushed: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  mergeIntoParentBranch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          branchId?: number;
+          branchName?: string;
+          deleteBranch?: boolean | null;
+          message?: string | null;
+          squashCommits?: boolean | null;
+          switchToParentBranch?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            merged: boolean;
+            branchDeleted: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  mergeToDefaultBranch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          branchId?: number;
+          branchName?: string;
+          message?: string;
+          removeBranchAfterMerge?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            merged: boolean;
+            branchDeleted: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  pull: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          branchName: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Whether the branch's files changed */
+            buildTriggered: boolean;
+            commitHash: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  setBranchStagingEnvironment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          branchId?: number | null;
+          branchName?: string | null;
+          enabled: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              name: string;
+              parentBranch: string | null;
+              isStagingEnvironmentEnabled: boolean;
+              lastHash: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  getGitRemote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            url: string | null;
+            hasToken: boolean;
+            hasWebhookSecret: boolean;
+            /** @description Where the remote posts push events */
+            webhookPath: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  setGitRemote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uri
+           * @description HTTPS URL of the repository (plain HTTP only to this host, for a local git server)
+           */
+          url: string;
+          token?: string | null;
+          webhookSecret?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            url: string | null;
+            hasToken: boolean;
+            hasWebhookSecret: boolean;
+            /** @description Where the remote posts push events */
+            webhookPath: string;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  removeGitRemote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            success: boolean;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body`, `unstorable_text`, `value_too_long`, `invalid_cursor`, `cursor_unavailable_for_sort`, `invalid_folder`, `folder_cycle`, `folder_not_empty`, `folder_too_deep`, `invalid_report`, `invalid_dashboard_config`, `invalid_widget_report`, `invalid_widget_query`, `invalid_dashboard_filter`, `unknown_member`, `unknown_column`, `report_without_query`, `nothing_to_publish`, `not_published`, `upload_incomplete`, `cannot_delete_self`, `role_name_reserved`, `invalid_policy` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'validation_failed'
+              | 'bad_request'
+              | 'malformed_body'
+              | 'unstorable_text'
+              | 'value_too_long'
+              | 'invalid_cursor'
+              | 'cursor_unavailable_for_sort'
+              | 'invalid_folder'
+              | 'folder_cycle'
+              | 'folder_not_empty'
+              | 'folder_too_deep'
+              | 'invalid_report'
+              | 'invalid_dashboard_config'
+              | 'invalid_widget_report'
+              | 'invalid_widget_query'
+              | 'invalid_dashboard_filter'
+              | 'unknown_member'
+              | 'unknown_column'
+              | 'report_without_query'
+              | 'nothing_to_publish'
+              | 'not_published'
+              | 'upload_incomplete'
+              | 'cannot_delete_self'
+              | 'role_name_reserved'
+              | 'invalid_policy';
+          };
+        };
+      };
+      /** @description Unauthorized: `credential_missing`, `credential_malformed`, `credential_invalid`, `credential_revoked`, `credential_expired` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'credential_missing'
+              | 'credential_malformed'
+              | 'credential_invalid'
+              | 'credential_revoked'
+              | 'credential_expired';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required`, `credential_kind_not_allowed`, `insufficient_role`, `deployment_out_of_scope`, `forbidden`, `content_access_denied`, `data_download_restricted`, `last_admin`, `cannot_deactivate_self`, `built_in_role`, `csrf_token_invalid`, `chat_disabled`, `chat_thread_forbidden`, `comment_not_yours` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'https_required'
+              | 'credential_kind_not_allowed'
+              | 'insufficient_role'
+              | 'deployment_out_of_scope'
+              | 'forbidden'
+              | 'content_access_denied'
+              | 'data_download_restricted'
+              | 'last_admin'
+              | 'cannot_deactivate_self'
+              | 'built_in_role'
+              | 'csrf_token_invalid'
+              | 'chat_disabled'
+              | 'chat_thread_forbidden'
+              | 'comment_not_yours';
+          };
+        };
+      };
+      /** @description Not Found: `tenant_not_found`, `not_found`, `api_key_not_found`, `dashboard_not_found`, `deployment_not_found`, `folder_not_found`, `group_not_found`, `member_not_found`, `permission_not_found`, `report_not_found`, `upload_not_found`, `user_not_found`, `user_attribute_not_found`, `widget_not_found`, `widget_without_report`, `workbook_not_found`, `role_not_found`, `agent_not_found`, `chat_not_found`, `notification_not_found`, `export_not_found`, `alert_not_found`, `dbt_sync_not_found`, `oauth_integration_not_found`, `oauth_token_not_found`, `oidc_token_config_not_found`, `dashboard_version_not_found`, `comment_not_found`, `environment_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'tenant_not_found'
+              | 'not_found'
+              | 'api_key_not_found'
+              | 'dashboard_not_found'
+              | 'deployment_not_found'
+              | 'folder_not_found'
+              | 'group_not_found'
+              | 'member_not_found'
+              | 'permission_not_found'
+              | 'report_not_found'
+              | 'upload_not_found'
+              | 'user_not_found'
+              | 'user_attribute_not_found'
+              | 'widget_not_found'
+              | 'widget_without_report'
+              | 'workbook_not_found'
+              | 'role_not_found'
+              | 'agent_not_found'
+              | 'chat_not_found'
+              | 'notification_not_found'
+              | 'export_not_found'
+              | 'alert_not_found'
+              | 'dbt_sync_not_found'
+              | 'oauth_integration_not_found'
+              | 'oauth_token_not_found'
+              | 'oidc_token_config_not_found'
+              | 'dashboard_version_not_found'
+              | 'comment_not_found'
+              | 'environment_not_found';
+          };
+        };
+      };
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code:
+              | 'conflict'
+              | 'branch_exists'
+              | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
+              | 'demo_deployment'
+              | 'file_exists'
+              | 'upload_finished'
+              | 'upload_too_large'
+              | 'user_exists'
+              | 'group_exists'
+              | 'user_attribute_exists'
+              | 'report_public_id_taken'
+              | 'upsert_branch_changed'
+              | 'role_exists'
+              | 'chat_streaming'
+              | 'chat_user_limit'
+              | 'export_not_ready'
+              | 'dbt_sync_not_ready'
+              | 'oidc_token_config_exists'
+              | 'draft_version_conflict';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Unprocessable Entity: `export_failed` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'export_failed';
+          };
+        };
+      };
+      /** @description Too Many Requests: `rate_limited`, `exports_in_flight` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'rate_limited' | 'exports_in_flight';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
+          };
+        };
+      };
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'git_remote_failed' | 'oauth_provider_error';
+          };
+        };
+      };
+    };
+  };
+  gitWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deploymentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            pulled: boolean;
+            branchName: string | null;
+          };
+        };
+      };
+      /** @description Bad Request: `validation_failed`, `bad_request`, `malformed_body` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'validation_failed' | 'bad_request' | 'malformed_body';
+          };
+        };
+      };
+      /** @description Unauthorized: `webhook_signature_invalid` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'webhook_signature_invalid';
+          };
+        };
+      };
+      /** @description Forbidden: `https_required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'https_required';
+          };
+        };
+      };
+      /** @description Payload Too Large: `body_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'body_too_large';
+          };
+        };
+      };
+      /** @description URI Too Long: `uri_too_long` */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'uri_too_long';
+          };
+        };
+      };
+      /** @description Unsupported Media Type: `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description Internal Server Error: `internal_error` */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'] & {
+            /** @enum {string} */
+            code: 'internal_error';
           };
         };
       };
@@ -13676,7 +15884,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13688,6 +15896,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -13755,7 +15966,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -13763,7 +15974,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -13926,7 +16137,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -13938,6 +16149,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -14029,7 +16243,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -14037,7 +16251,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -14196,7 +16410,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14208,6 +16422,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -14275,7 +16492,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -14283,7 +16500,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -14433,7 +16650,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14445,6 +16662,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -14536,7 +16756,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -14544,7 +16764,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -14707,7 +16927,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14719,6 +16939,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -14786,7 +17009,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -14794,7 +17017,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -14959,7 +17182,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -14971,6 +17194,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -15038,7 +17264,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -15046,7 +17272,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -15207,7 +17433,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15219,6 +17445,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -15286,7 +17515,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -15294,7 +17523,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -15466,7 +17695,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15478,6 +17707,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -15533,7 +17765,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -15541,7 +17773,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -15719,7 +17951,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15731,6 +17963,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -15810,7 +18045,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -15818,7 +18053,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -15978,7 +18213,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -15990,6 +18225,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -16057,7 +18295,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -16065,7 +18303,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -16226,7 +18464,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16238,6 +18476,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -16329,7 +18570,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -16337,7 +18578,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -16522,7 +18763,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16534,6 +18775,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -16589,7 +18833,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -16597,7 +18841,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -16804,7 +19048,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -16816,6 +19060,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -16895,7 +19142,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -16903,7 +19150,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -17074,7 +19321,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17086,6 +19333,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -17141,7 +19391,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -17149,7 +19399,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -17333,7 +19583,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17345,6 +19595,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -17424,7 +19677,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -17432,7 +19685,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -17622,7 +19875,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17634,6 +19887,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -17713,7 +19969,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -17721,7 +19977,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -17885,7 +20141,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -17897,6 +20153,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -17976,7 +20235,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -17984,7 +20243,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -18158,7 +20417,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18170,6 +20429,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -18237,7 +20499,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -18245,7 +20507,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -18453,7 +20715,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18465,6 +20727,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -18556,7 +20821,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -18564,7 +20829,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -18713,7 +20978,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -18725,6 +20990,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -18816,7 +21084,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -18824,7 +21092,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -19000,7 +21268,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19012,6 +21280,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -19067,7 +21338,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -19075,7 +21346,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -19472,7 +21743,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19484,6 +21755,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -19563,7 +21837,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -19571,7 +21845,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -19723,7 +21997,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -19735,6 +22009,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -19826,7 +22103,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -19834,7 +22111,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -19996,7 +22273,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20008,6 +22285,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -20063,7 +22343,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -20071,7 +22351,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -20228,7 +22508,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20240,6 +22520,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -20319,7 +22602,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -20327,7 +22610,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -20478,7 +22761,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20490,6 +22773,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -20557,7 +22843,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -20565,7 +22851,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -20724,7 +23010,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20736,6 +23022,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -20827,7 +23116,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -20835,7 +23124,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -20984,7 +23273,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -20996,6 +23285,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -21087,7 +23379,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -21095,7 +23387,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -21245,7 +23537,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21257,6 +23549,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -21324,7 +23619,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -21332,7 +23627,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -21489,7 +23784,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21501,6 +23796,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -21592,7 +23890,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -21600,7 +23898,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -21752,7 +24050,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -21764,6 +24062,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -21855,7 +24156,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -21863,7 +24164,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -22097,7 +24398,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22109,6 +24410,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -22164,7 +24468,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -22172,7 +24476,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -22473,7 +24777,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22485,6 +24789,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -22564,7 +24871,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -22572,7 +24879,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -22795,7 +25102,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -22807,6 +25114,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -22874,7 +25184,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -22882,7 +25192,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -23185,7 +25495,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23197,6 +25507,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -23288,7 +25601,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -23296,7 +25609,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -23441,7 +25754,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23453,6 +25766,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -23544,7 +25860,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -23552,7 +25868,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -23698,7 +26014,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23710,6 +26026,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -23801,7 +26120,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -23809,7 +26128,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -23955,7 +26274,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -23967,6 +26286,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -24058,7 +26380,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -24066,7 +26388,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -24212,7 +26534,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24224,6 +26546,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -24315,7 +26640,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -24323,7 +26648,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -24469,7 +26794,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24481,6 +26806,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -24572,7 +26900,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -24580,7 +26908,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -24799,7 +27127,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24811,6 +27139,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -24878,7 +27209,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -24886,7 +27217,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -25065,7 +27396,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25077,6 +27408,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -25168,7 +27502,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -25176,7 +27510,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -25355,7 +27689,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25367,6 +27701,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -25458,7 +27795,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -25466,7 +27803,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -25612,7 +27949,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25624,6 +27961,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -25715,7 +28055,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -25723,7 +28063,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -25894,7 +28234,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25906,6 +28246,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -25973,7 +28316,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -25981,7 +28324,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -26349,7 +28692,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26361,6 +28704,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -26428,7 +28774,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -26436,7 +28782,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -26839,7 +29185,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26851,6 +29197,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -26942,7 +29291,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -26950,7 +29299,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -27203,7 +29552,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27215,6 +29564,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -27282,7 +29634,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -27290,7 +29642,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -27692,7 +30044,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27704,6 +30056,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -27795,7 +30150,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -27803,7 +30158,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -27968,7 +30323,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27980,6 +30335,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -28071,7 +30429,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -28079,7 +30437,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -28339,7 +30697,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28351,6 +30709,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -28442,7 +30803,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -28450,7 +30811,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -28854,7 +31215,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -28866,6 +31227,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -28957,7 +31321,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -28965,7 +31329,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -29287,7 +31651,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29299,6 +31663,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -29390,7 +31757,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -29398,7 +31765,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -29616,7 +31983,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29628,6 +31995,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -29695,7 +32065,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -29703,7 +32073,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -29916,7 +32286,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -29928,6 +32298,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -29995,7 +32368,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -30003,7 +32376,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -30189,7 +32562,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30201,6 +32574,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -30292,7 +32668,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -30300,7 +32676,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -30527,7 +32903,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30539,6 +32915,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -30630,7 +33009,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -30638,7 +33017,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -30930,7 +33309,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -30942,6 +33321,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -31009,7 +33391,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -31017,7 +33399,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -31265,7 +33647,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31277,6 +33659,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -31368,7 +33753,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -31376,7 +33761,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -31587,7 +33972,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31599,6 +33984,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -31666,7 +34054,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -31674,7 +34062,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -31923,7 +34311,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -31935,6 +34323,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -32026,7 +34417,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -32034,7 +34425,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -32199,7 +34590,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32211,6 +34602,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -32302,7 +34696,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -32310,7 +34704,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -32559,7 +34953,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32571,6 +34965,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -32662,7 +35059,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -32670,7 +35067,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -32940,7 +35337,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -32952,6 +35349,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -33043,7 +35443,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -33051,7 +35451,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -33308,7 +35708,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33320,6 +35720,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -33411,7 +35814,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -33419,7 +35822,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -33684,7 +36087,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -33696,6 +36099,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -33787,7 +36193,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -33795,7 +36201,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -34049,7 +36455,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34061,6 +36467,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -34128,7 +36537,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -34136,7 +36545,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -34405,7 +36814,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34417,6 +36826,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -34484,7 +36896,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -34492,7 +36904,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -34737,7 +37149,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -34749,6 +37161,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -34840,7 +37255,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -34848,7 +37263,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -35106,7 +37521,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35118,6 +37533,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -35209,7 +37627,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -35217,7 +37635,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -35389,7 +37807,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35401,6 +37819,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -35492,7 +37913,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -35500,7 +37921,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -35684,7 +38105,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35696,6 +38117,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -35763,7 +38187,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -35771,7 +38195,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -35968,7 +38392,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -35980,6 +38404,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -36071,7 +38498,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -36079,7 +38506,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -36244,7 +38671,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36256,6 +38683,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -36347,7 +38777,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -36355,7 +38785,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -36529,7 +38959,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36541,6 +38971,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -36596,7 +39029,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -36604,7 +39037,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -36815,7 +39248,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -36827,6 +39260,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -36906,7 +39342,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -36914,7 +39350,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -37080,7 +39516,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37092,6 +39528,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -37147,7 +39586,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -37155,7 +39594,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -37338,7 +39777,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37350,6 +39789,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -37429,7 +39871,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -37437,7 +39879,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -37609,7 +40051,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37621,6 +40063,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -37688,7 +40133,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -37696,7 +40141,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -37875,7 +40320,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -37887,6 +40332,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -37978,7 +40426,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -37986,7 +40434,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -38155,7 +40603,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38167,6 +40615,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -38234,7 +40685,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -38242,7 +40693,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -38408,7 +40859,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38420,6 +40871,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -38511,7 +40965,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -38519,7 +40973,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -38664,7 +41118,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38676,6 +41130,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -38767,7 +41224,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -38775,7 +41232,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -38963,7 +41420,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -38975,6 +41432,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -39030,7 +41490,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -39038,7 +41498,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -39203,7 +41663,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39215,6 +41675,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -39294,7 +41757,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -39302,7 +41765,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -39465,7 +41928,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39477,6 +41940,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -39568,7 +42034,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -39576,7 +42042,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -39744,7 +42210,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -39756,6 +42222,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -39835,7 +42304,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -39843,7 +42312,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -40001,7 +42470,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40013,6 +42482,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -40080,7 +42552,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -40088,7 +42560,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -40282,7 +42754,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40294,6 +42766,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -40349,7 +42824,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -40357,7 +42832,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -40516,7 +42991,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40528,6 +43003,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -40583,7 +43061,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -40591,7 +43069,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -40772,7 +43250,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -40784,6 +43262,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -40839,7 +43320,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -40847,7 +43328,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -41010,7 +43491,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41022,6 +43503,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -41113,7 +43597,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -41121,7 +43605,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -41270,7 +43754,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41282,6 +43766,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -41373,7 +43860,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -41381,7 +43868,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -41579,7 +44066,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41591,6 +44078,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -41658,7 +44148,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -41666,7 +44156,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -41840,7 +44330,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -41852,6 +44342,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -41943,7 +44436,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -41951,7 +44444,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -42125,7 +44618,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42137,6 +44630,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -42228,7 +44724,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -42236,7 +44732,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -42390,7 +44886,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -42402,6 +44898,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -42481,7 +44980,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -42489,7 +44988,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -49387,7 +51886,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49399,6 +51898,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -49490,7 +51992,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -49498,7 +52000,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -49713,7 +52215,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -49725,6 +52227,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -49816,7 +52321,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -49824,7 +52329,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -50042,7 +52547,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50054,6 +52559,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -50145,7 +52653,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -50153,7 +52661,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -50323,7 +52831,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50335,6 +52843,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -50426,7 +52937,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -50434,7 +52945,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -50670,7 +53181,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -50682,6 +53193,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -50761,7 +53275,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -50769,7 +53283,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -51061,7 +53575,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51073,6 +53587,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -51152,7 +53669,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -51160,7 +53677,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -51341,7 +53858,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51353,6 +53870,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -51408,7 +53928,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -51416,7 +53936,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -51627,7 +54147,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51639,6 +54159,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -51706,7 +54229,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -51714,7 +54237,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -51885,7 +54408,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -51897,6 +54420,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -51988,7 +54514,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -51996,7 +54522,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -52162,7 +54688,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52174,6 +54700,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -52229,7 +54758,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -52237,7 +54766,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -52412,7 +54941,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52424,6 +54953,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -52503,7 +55035,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -52511,7 +55043,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -52691,7 +55223,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52703,6 +55235,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -52758,7 +55293,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -52766,7 +55301,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -52939,7 +55474,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -52951,6 +55486,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -53030,7 +55568,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -53038,7 +55576,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -53205,7 +55743,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53217,6 +55755,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -53284,7 +55825,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -53292,7 +55833,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -53452,7 +55993,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53464,6 +56005,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -53555,7 +56099,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -53563,7 +56107,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -53742,7 +56286,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -53754,6 +56298,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -53821,7 +56368,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -53829,7 +56376,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -54004,7 +56551,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54016,6 +56563,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -54107,7 +56657,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -54115,7 +56665,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -54282,7 +56832,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54294,6 +56844,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -54361,7 +56914,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -54369,7 +56922,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -54530,7 +57083,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54542,6 +57095,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -54633,7 +57189,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -54641,7 +57197,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -54815,7 +57371,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -54827,6 +57383,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -54918,7 +57477,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -54926,7 +57485,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -55109,7 +57668,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55121,6 +57680,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -55188,7 +57750,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -55196,7 +57758,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -55387,7 +57949,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55399,6 +57961,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -55490,7 +58055,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -55498,7 +58063,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -55668,7 +58233,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55680,6 +58245,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -55771,7 +58339,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -55779,7 +58347,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -55963,7 +58531,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -55975,6 +58543,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -56042,7 +58613,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -56050,7 +58621,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -56244,7 +58815,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56256,6 +58827,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -56347,7 +58921,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -56355,7 +58929,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -56538,7 +59112,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56550,6 +59124,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -56641,7 +59218,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -56649,7 +59226,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -56826,7 +59403,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -56838,6 +59415,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -56905,7 +59485,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -56913,7 +59493,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -57100,7 +59680,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57112,6 +59692,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -57203,7 +59786,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -57211,7 +59794,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -57478,7 +60061,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57490,6 +60073,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -57557,7 +60143,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -57565,7 +60151,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -57771,7 +60357,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -57783,6 +60369,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -57850,7 +60439,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -57858,7 +60447,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -58041,7 +60630,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58053,6 +60642,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -58144,7 +60736,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -58152,7 +60744,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -58331,7 +60923,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58343,6 +60935,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -58410,7 +61005,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -58418,7 +61013,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -58582,7 +61177,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58594,6 +61189,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -58685,7 +61283,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -58693,7 +61291,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -58876,7 +61474,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -58888,6 +61486,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -58979,7 +61580,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -58987,7 +61588,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -59186,7 +61787,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59198,6 +61799,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -59289,7 +61893,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -59297,7 +61901,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -59490,7 +62094,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59502,6 +62106,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -59569,7 +62176,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -59577,7 +62184,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -59747,7 +62354,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -59759,6 +62366,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -59850,7 +62460,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -59858,7 +62468,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -60024,7 +62634,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60036,6 +62646,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -60103,7 +62716,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -60111,7 +62724,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -60262,7 +62875,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60274,6 +62887,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -60365,7 +62981,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -60373,7 +62989,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -60543,7 +63159,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60555,6 +63171,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -60646,7 +63265,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -60654,7 +63273,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -60840,7 +63459,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -60852,6 +63471,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -60943,7 +63565,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -60951,7 +63573,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -61191,7 +63813,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61203,6 +63825,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -61270,7 +63895,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -61278,7 +63903,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -61567,7 +64192,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61579,6 +64204,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -61670,7 +64298,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -61678,7 +64306,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -61900,7 +64528,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -61912,6 +64540,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -61979,7 +64610,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -61987,7 +64618,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -62274,7 +64905,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62286,6 +64917,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -62377,7 +65011,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -62385,7 +65019,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -62531,7 +65165,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62543,6 +65177,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -62634,7 +65271,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -62642,7 +65279,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -62819,7 +65456,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -62831,6 +65468,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -62898,7 +65538,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -62906,7 +65546,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -63137,7 +65777,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63149,6 +65789,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -63240,7 +65883,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -63248,7 +65891,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -63406,7 +66049,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63418,6 +66061,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -63509,7 +66155,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -63517,7 +66163,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -63704,7 +66350,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63716,6 +66362,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -63783,7 +66432,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -63791,7 +66440,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -63968,7 +66617,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -63980,6 +66629,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -64071,7 +66723,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -64079,7 +66731,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -64304,7 +66956,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -64316,6 +66968,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -64407,7 +67062,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -64415,7 +67070,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -64568,7 +67223,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -64580,6 +67235,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -64647,7 +67305,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -64655,7 +67313,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -64806,7 +67464,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -64818,6 +67476,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -64885,7 +67546,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -64893,7 +67554,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -65044,7 +67705,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -65056,6 +67717,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -65123,7 +67787,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -65131,7 +67795,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -65308,7 +67972,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -65320,6 +67984,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -65411,7 +68078,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -65419,7 +68086,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -65598,7 +68265,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -65610,6 +68277,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -65701,7 +68371,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -65709,7 +68379,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -65942,7 +68612,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -65954,6 +68624,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -66021,7 +68694,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -66029,7 +68702,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -66317,7 +68990,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -66329,6 +69002,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -66420,7 +69096,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -66428,7 +69104,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -66649,7 +69325,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -66661,6 +69337,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -66728,7 +69407,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -66736,7 +69415,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -67025,7 +69704,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -67037,6 +69716,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -67128,7 +69810,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -67136,7 +69818,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -67282,7 +69964,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -67294,6 +69976,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -67385,7 +70070,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -67393,7 +70078,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -67568,7 +70253,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -67580,6 +70265,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -67671,7 +70359,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -67679,7 +70367,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -67866,7 +70554,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -67878,6 +70566,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -67945,7 +70636,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -67953,7 +70644,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -68132,7 +70823,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -68144,6 +70835,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -68199,7 +70893,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -68207,7 +70901,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -68395,7 +71089,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -68407,6 +71101,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -68486,7 +71183,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -68494,7 +71191,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -68662,7 +71359,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -68674,6 +71371,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -68741,7 +71441,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -68749,7 +71449,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -68894,7 +71594,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -68906,6 +71606,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -68997,7 +71700,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -69005,7 +71708,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -69194,7 +71897,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -69206,6 +71909,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -69297,7 +72003,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -69305,7 +72011,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -69468,7 +72174,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -69480,6 +72186,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -69535,7 +72244,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -69543,7 +72252,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -69730,7 +72439,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -69742,6 +72451,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -69833,7 +72545,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -69841,7 +72553,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -70026,7 +72738,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -70038,6 +72750,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -70129,7 +72844,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -70137,7 +72852,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -70300,7 +73015,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -70312,6 +73027,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -70367,7 +73085,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -70375,7 +73093,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -70579,7 +73297,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -70591,6 +73309,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -70670,7 +73391,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -70678,7 +73399,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -70843,7 +73564,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -70855,6 +73576,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -70922,7 +73646,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -70930,7 +73654,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -71136,7 +73860,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -71148,6 +73872,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -71239,7 +73966,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -71247,7 +73974,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -71398,7 +74125,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -71410,6 +74137,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -71501,7 +74231,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -71509,7 +74239,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -71666,7 +74396,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -71678,6 +74408,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -71733,7 +74466,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -71741,7 +74474,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -71900,7 +74633,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -71912,6 +74645,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -71979,7 +74715,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -71987,7 +74723,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -72140,7 +74876,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -72152,6 +74888,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -72243,7 +74982,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -72251,7 +74990,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -72409,7 +75148,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -72421,6 +75160,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -72512,7 +75254,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -72520,7 +75262,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -72765,7 +75507,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -72777,6 +75519,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -72832,7 +75577,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -72840,7 +75585,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -73017,7 +75762,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -73029,6 +75774,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -73108,7 +75856,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -73116,7 +75864,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -73278,7 +76026,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -73290,6 +76038,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -73357,7 +76108,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -73365,7 +76116,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -73544,7 +76295,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -73556,6 +76307,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -73647,7 +76401,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -73655,7 +76409,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -73806,7 +76560,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -73818,6 +76572,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -73909,7 +76666,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -73917,7 +76674,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };
@@ -74075,7 +76832,7 @@ export interface operations {
           };
         };
       };
-      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
+      /** @description Conflict: `conflict`, `branch_exists`, `main_branch`, `merge_conflict`, `no_active_branch`, `git_remote_missing`, `demo_deployment`, `file_exists`, `upload_finished`, `upload_too_large`, `user_exists`, `group_exists`, `user_attribute_exists`, `report_public_id_taken`, `upsert_branch_changed`, `role_exists`, `chat_streaming`, `chat_user_limit`, `export_not_ready`, `dbt_sync_not_ready`, `oidc_token_config_exists`, `draft_version_conflict` */
       409: {
         headers: {
           [name: string]: unknown;
@@ -74087,6 +76844,9 @@ export interface operations {
               | 'conflict'
               | 'branch_exists'
               | 'main_branch'
+              | 'merge_conflict'
+              | 'no_active_branch'
+              | 'git_remote_missing'
               | 'demo_deployment'
               | 'file_exists'
               | 'upload_finished'
@@ -74178,7 +76938,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Gateway: `oauth_provider_error` */
+      /** @description Bad Gateway: `git_remote_failed`, `oauth_provider_error` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -74186,7 +76946,7 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'] & {
             /** @enum {string} */
-            code: 'oauth_provider_error';
+            code: 'git_remote_failed' | 'oauth_provider_error';
           };
         };
       };

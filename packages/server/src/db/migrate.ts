@@ -32,6 +32,7 @@ import * as contentKeys from './migrations/0033-content-keys.ts';
 import * as alerts from './migrations/0034-alerts.ts';
 import * as usageAnalytics from './migrations/0035-usage-analytics.ts';
 import * as usageDataQueries from './migrations/0036-usage-data-queries.ts';
+import * as modelGit from './migrations/0037-model-git.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '0035-usage-analytics': usageAnalytics,
   '0034-alerts': alerts,
   '0036-usage-data-queries': usageDataQueries,
+  '0037-model-git': modelGit,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1203,3 +1203,23 @@ export type AlertRow = Selectable<AlertsTable>;
 export type AlertRecipientRow = Selectable<AlertRecipientsTable>;
 export type AlertCheckRow = Selectable<AlertChecksTable>;
 export type AlertCheckResultRow = Selectable<AlertCheckResultsTable>;
+
+/** Issue 25 item 2 (migration 0037): a deployment's git directory, a row per file. */
+export interface ModelGitFilesTable {
+  deployment_id: number;
+  path: string;
+  content: Uint8Array;
+}
+
+export interface ModelGitRemotesTable {
+  deployment_id: number;
+  url: string;
+  token_sealed: string | null;
+  webhook_secret_sealed: string | null;
+  updated_at: Generated<Date>;
+}
+
+export interface Database {
+  model_git_files: ModelGitFilesTable;
+  model_git_remotes: ModelGitRemotesTable;
+}

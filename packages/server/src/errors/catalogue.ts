@@ -35,6 +35,7 @@ export type ScimType = (typeof scimTypes)[number];
  * - `cookie`: operations a browser session cookie may call (credentialed ones but SCIM, and `sign-in`);
  * - `scim`: SCIM operations (RFC 7644 protocol errors);
  * - `data`: the data API (Cube's protocol, rendered as `{error}`);
+ * - `webhook`: signed webhooks from other systems (the git remote's push, modules/data-model);
  * - `unrouted`: no operation: the answer for a path no route serves.
  */
 export type ErrorScope =
@@ -50,6 +51,7 @@ export type ErrorScope =
   | 'cookie'
   | 'scim'
   | 'data'
+  | 'webhook'
   | 'unrouted';
 
 interface CatalogueEntry {
@@ -125,6 +127,11 @@ export const errorCatalogue = {
   workbook_not_found: { status: 404, title: 'Workbook not found', on: 'management' },
   branch_exists: { status: 409, title: 'Branch exists', on: 'management' },
   main_branch: { status: 409, title: 'Main branch', on: 'management' },
+  merge_conflict: { status: 409, title: 'Merge conflict', on: 'management' },
+  no_active_branch: { status: 409, title: 'No active branch', on: 'management' },
+  git_remote_missing: { status: 409, title: 'No git remote', on: 'management' },
+  git_remote_failed: { status: 502, title: 'The git remote refused or failed', on: 'management' },
+  webhook_signature_invalid: { status: 401, title: 'Webhook signature invalid', on: 'webhook' },
   demo_deployment: { status: 409, title: 'Demo deployment', on: 'management' },
   file_exists: { status: 409, title: 'File exists', on: 'management' },
   upload_finished: { status: 409, title: 'Upload finished', on: 'management' },

@@ -36,6 +36,7 @@ export function scopesOf(route: Route): Set<ErrorScope> {
     scopes.add(route.url.startsWith(scimPrefix) ? 'scim' : 'management');
     if (!route.url.startsWith(scimPrefix) && access.credential !== 'embed') scopes.add('cookie');
   }
+  if (route.url.endsWith('/webhook')) scopes.add('webhook');
   if (route.url === sessionPath || route.url.startsWith(`${sessionPath}/`)) {
     scopes.add('sign-in');
     scopes.add('cookie');

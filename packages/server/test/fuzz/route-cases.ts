@@ -1,6 +1,6 @@
 import type { RouteInfo } from '../../src/http/app.ts';
 import type { TestServer } from '../harness.ts';
-import { type Fixtures, knownAdminPassword, routeSamples } from '../route-samples.ts';
+import { type Fixtures, gitHome, knownAdminPassword, routeSamples } from '../route-samples.ts';
 import type { DataFixtures } from './data-samples.ts';
 import { type Hints, type JsonSchema, noHints } from './json-schema-arbitrary.ts';
 import type { ScimFixtures } from './scim-samples.ts';
@@ -100,6 +100,11 @@ async function publicSample(route: RouteInfo, fixtures: Fixtures) {
     const password = await knownAdminPassword(fixtures);
     return { url: route.url, payload: { email: fixtures.server.adminEmail, password } };
   }
+  // The git remote's push webhook (modules/data-model): a push event to a connected deployment.
+  // Samples carry no headers, so it is unsigned and every variant is refused with 401, changing
+  // nothing; the signed path is tested in git.test.ts.
+  if (id === 'POST /build/api/v1/deployments/:deploymentId/git/webhook')
+    return { url: `${await gitHome(fixtures, 'pull')}/git/webhook`, payload: { ref: 'refs/heads/main' } };
   return (route.schema as { body?: unknown } | undefined)?.body
     ? undefined
     : { url: route.url.replace('*', 'swagger-ui.css') };

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { unwrap } from '@tessera/client';
+import { isApiError, unwrap } from '@tessera/client';
 import {
   useClient,
+  useCommitChanges,
   useCreateBranch,
   useGetDeployment,
   useListBranches,
@@ -57,6 +58,7 @@ function ModelEditor({ deploymentId }: { deploymentId: number }) {
   const [status, setStatus] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [newBranch, setNewBranch] = useState('dev');
+  const [commitMessage, setCommitMessage] = useState('');
   const [version, setVersion] = useState(1);
 
   const list = (files.data?.items ?? []) as { fileName: string; content?: string }[];
@@ -125,7 +127,29 @@ function ModelEditor({ deploymentId }: { deploymentId: number }) {
     },
     onError: (error) => {
       const p = problemsOf(error);
-      setProblem(`Not promoted: ${Object.values(p.fields).join(' ') || p.other}`);
+      // A merge git cannot finish names the files both branches changed (issue 25 item 2).
+      const conflict =
+        isApiError(error) && (error.body as { code?: string } | null)?.code === 'merge_conflict';
+      setProblem(
+        conflict
+          ? `Not promoted: main and ${branch} both changed ${Object.keys(p.fields).join(', ')}.`
+          : `Not promoted: ${Object.values(p.fields).join(' ') || p.other}`,
+      );
+    },
+  });
+  const commit = useCommitChanges({
+    onSuccess: (answer) => {
+      setStatus(
+        answer.committed
+          ? `Committed ${answer.commitHash.slice(0, 7)} on ${branch}${answer.pushed ? ' and pushed it' : ''}.`
+          : `Nothing to commit on ${branch}.`,
+      );
+      setCommitMessage('');
+      void queryClient.invalidateQueries();
+    },
+    onError: (error) => {
+      const p = problemsOf(error);
+      setProblem(`Not committed: ${Object.values(p.fields).join(' ') || p.other}`);
     },
   });
   const create = useCreateBranch({
@@ -149,6 +173,7 @@ function ModelEditor({ deploymentId }: { deploymentId: number }) {
     );
   const name = deployment.data?.name ?? `Deployment ${deploymentId}`;
   const branchNames = (branches.data?.items ?? []).map((b) => b.name);
+  const head = branches.data?.items.find((b) => b.name === branch)?.lastHash ?? null;
   if (!branchNames.includes(branch)) branchNames.push(branch);
   const otherErrors = (errors ?? []).filter((e) => e.fileName !== fileName);
   const fileErrors = (errors ?? []).filter((e) => e.fileName === fileName);
@@ -195,6 +220,37 @@ function ModelEditor({ deploymentId }: { deploymentId: number }) {
             Create branch
           </button>
         </form>
+        {branch !== MAIN && (
+          <form
+            className="new-branch"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setProblem(null);
+              commit.mutate({
+                params: { path },
+                body: { branchName: branch, message: commitMessage.trim() || null },
+              });
+            }}
+          >
+            <label className="inline-field">
+              <span>Commit message</span>
+              <input value={commitMessage} onChange={(e) => setCommitMessage(e.target.value)} />
+            </label>
+            <button
+              type="submit"
+              className="button button-secondary"
+              disabled={commit.isPending || dirty}
+              title={dirty ? 'Save your changes first' : undefined}
+            >
+              {commit.isPending ? 'Committing…' : 'Commit'}
+            </button>
+            {head && (
+              <span className="branch-head" title={head}>
+                at {head.slice(0, 7)}
+              </span>
+            )}
+          </form>
+        )}
         {branch !== MAIN && (
           <button
             type="button"

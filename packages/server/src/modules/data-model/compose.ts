@@ -1,7 +1,11 @@
+import type { SecretBox } from '../../crypto/secrets.ts';
 import type { Db } from '../../db/database.ts';
 import type { AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import type { ComposedModule } from '../module.ts';
+import { GitRemotesRepository } from './git-remotes.ts';
+import { gitRoutes } from './git-routes.ts';
+import { ModelGitService } from './git-service.ts';
 import type { DataModelRepository } from './repository.ts';
 import { dataModelRoutes } from './routes.ts';
 import { DataModelService } from './service.ts';
@@ -20,7 +24,14 @@ export function composeDataModel(deps: {
   deployments: DeploymentsService;
   /** Issue 22 item 5: file, branch and upload changes are recorded. */
   audit: AuditLog;
-}): ComposedModule<{ dataModel: DataModelService; uploads: UploadService; modelVersions: ModelVersions }> {
+  /** Issue 25 item 2: the git remote's token and webhook secret are sealed at rest. */
+  secrets: SecretBox;
+}): ComposedModule<{
+  dataModel: DataModelService;
+  uploads: UploadService;
+  modelVersions: ModelVersions;
+  modelGit: ModelGitService;
+}> {
   // Issue 25 item 1: each change of a default branch is a version; the deployment check is the data model's own.
   const modelVersions: ModelVersions = new ModelVersions(
     new ModelVersionsRepository(deps.db),
@@ -29,12 +40,15 @@ export function composeDataModel(deps: {
   );
   const dataModel = new DataModelService(deps.modelFiles, deps.deployments, deps.audit, modelVersions);
   const uploads = new UploadService(deps.uploads, deps.modelFiles, dataModel, deps.audit);
+  // Issue 25 item 2: the branches are git branches of a repository kept in the store.
+  const modelGit = new ModelGitService(dataModel, new GitRemotesRepository(deps.db), deps.secrets, deps.db);
   return {
-    services: { dataModel, uploads, modelVersions },
+    services: { dataModel, uploads, modelVersions, modelGit },
     routes: async (app) => {
       await app.register(dataModelRoutes, { dataModel });
       await app.register(uploadRoutes, { uploads });
       await app.register(modelVersionRoutes, { versions: modelVersions });
+      await app.register(gitRoutes, { git: modelGit });
     },
   };
 }

@@ -94,6 +94,21 @@ export class DataModelRepository {
     return [...new Set([...files, ...envs].map((r) => r.branch))];
   }
 
+  /** The store this repository writes to, for the deployment's git repository (git-repository.ts). */
+  get database(): Db {
+    return this.db;
+  }
+
+  async stagingBranches(deploymentId: number): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('environments')
+      .select('branch')
+      .where('deployment_id', '=', deploymentId)
+      .where('type', '=', 'staging')
+      .execute();
+    return new Set(rows.map((r) => r.branch));
+  }
+
   async addDevelopment(deploymentId: number, branch: string, userId: number) {
     await this.db
       .insertInto('environments')

@@ -10,8 +10,6 @@ import {
   GenerateModelBody,
   GenerateModelResponse,
   ListFilesQuery,
-  MergeResponse,
-  MergeToDefaultBody,
   RemoveBranchQuery,
   RemoveFilesBody,
   RenameFilesBody,
@@ -197,21 +195,6 @@ export const dataModelRoutes: FastifyPluginAsyncTypebox<{ dataModel: DataModelSe
       config: write,
     },
     (r) => dataModel.validateDraft(principalOf(r), r.params.deploymentId, r.body),
-  );
-  app.post(
-    `${base}/merge-to-default`,
-    {
-      schema: {
-        tags,
-        operationId: 'mergeToDefaultBranch',
-        summary: 'Promote a branch to main: refused while its model has errors',
-        params: DeploymentParams,
-        body: MergeToDefaultBody,
-        response: { 200: MergeResponse },
-      },
-      config: write,
-    },
-    (r) => dataModel.mergeToDefault(principalOf(r), r.params.deploymentId, r.body),
   );
   app.post(
     `${base}/data-model/generate`,

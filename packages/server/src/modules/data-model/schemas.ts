@@ -98,7 +98,7 @@ export const DevModeResponse = Type.Object({
   parentBranch: Type.Union([Type.String(), Type.Null()]),
 });
 
-const Branch = Type.Object({
+export const Branch = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   parentBranch: Type.Union([Type.String(), Type.Null()]),

@@ -5,6 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import type { AuditChange, AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { generateModel } from './generate-model.ts';
+import { branchNameProblem, ModelGit } from './git-repository.ts';
 import { checkModelFiles } from './model-check.ts';
 import { DataModelRepository } from './repository.ts';
 import type { ModelVersions } from './versions.ts';
@@ -34,10 +35,10 @@ export class DataModelService {
    */
   async recorded<T>(
     p: Principal,
-    change: (files: DataModelRepository) => Promise<{ result: T; audit: AuditChange }>,
+    change: (files: DataModelRepository, trx: Db) => Promise<{ result: T; audit: AuditChange }>,
   ): Promise<T> {
     return this.repository.transaction(async (files, trx) => {
-      const { result, audit } = await change(files);
+      const { result, audit } = await change(files, trx);
       await this.audit.record(trx, p, audit);
       await this.versions?.recordIfDefault(trx, p, audit, files);
       return result;
@@ -67,6 +68,7 @@ export class DataModelService {
     body: { branchName?: string; files: { path: string; content: string }[] },
   ) {
     await this.deployment(p, id);
+    requireBranchName(body.branchName, 'body/branchName');
     await checkModelFiles(body.files.map((f, i) => ({ ...f, field: `body/files/${i}/content` })));
     const branch = body.branchName ?? MAIN_BRANCH;
     const errors = await this.errorsWith(id, branch, body.files);
@@ -107,54 +109,6 @@ export class DataModelService {
     return { deploymentId: id, branchName: branch, valid: errors.length === 0, errors };
   }
 
-  /**
-   * Promotes a development branch: main takes the branch's files (a branch starts as a copy of
-   * main, so this is its merge), in one transaction, only when the branch's model validates.
-   */
-  async mergeToDefault(
-    p: Principal,
-    id: number,
-    body: { branchName: string; removeBranchAfterMerge?: boolean | null },
-  ) {
-    await this.deployment(p, id);
-    const branch = body.branchName;
-    if (branch === MAIN_BRANCH)
-      throw new ValidationError('A branch other than main is promoted to main', [
-        { field: 'body/branchName', message: 'names the main branch itself' },
-      ]);
-    if (!(await this.repository.branches(id)).includes(branch)) throw new NotFoundError(`Branch ${branch}`);
-    const files = await this.repository.files(id, branch);
-    const errors = await this.errorsWith(id, branch, []);
-    if (errors.length > 0) {
-      throw new ValidationError(
-        `Branch ${branch} is not promoted: its model has ${errors.length} error${errors.length > 1 ? 's' : ''}: ${errors
-          .map(where)
-          .join('; ')}`,
-        errors.map((e) => ({ field: 'body/branchName', message: where(e) })),
-      );
-    }
-    await this.recorded(p, async (repo) => {
-      const main = await repo.files(id, MAIN_BRANCH);
-      await repo.replaceBranch(id, MAIN_BRANCH, files);
-      if (body.removeBranchAfterMerge) {
-        await repo.remove(id, branch, []);
-        await repo.removeDevelopment(id, { branch });
-      }
-      return {
-        result: undefined,
-        audit: modelChange('data_model.merge_to_default', id, MAIN_BRANCH, {
-          before: { files: main.map((f) => f.path) },
-          after: {
-            files: files.map((f) => f.path),
-            fromBranch: branch,
-            branchDeleted: body.removeBranchAfterMerge === true,
-          },
-        }),
-      };
-    });
-    return { merged: true, branchDeleted: body.removeBranchAfterMerge === true };
-  }
-
   /** A starting model from tables of the deployment's data source (generate-model.ts); stores nothing. */
   async generate(p: Principal, id: number, body: { tables: { schema: string; name: string }[] }) {
     await this.deployment(p, id);
@@ -189,8 +143,12 @@ export class DataModelService {
   ): Promise<ErrorView[]> {
     if (branch === MAIN_BRANCH)
       throw new ConflictError('Generated files go onto a branch other than main', 'main_branch');
+    // dbt sync's request names the branch in `branchName` (or it is made from the ref and date).
+    requireBranchName(branch, 'body/branchName');
     const repo = new DataModelRepository(trx);
     const existing = new Set((await repo.files(id, branch)).map((f) => f.path));
+    if (!(await repo.branches(id)).includes(branch))
+      await startGitBranch(trx, repo, p, id, branch, MAIN_BRANCH);
     await this.copyIfEmpty(repo, id, MAIN_BRANCH, branch);
     if (files.length > 0) await repo.upsert(id, branch, files);
     const paths = files.map((f) => f.path);
@@ -207,7 +165,8 @@ export class DataModelService {
     return errors.map(errorView);
   }
 
-  private async errorsWith(id: number, branch: string, files: readonly { path: string; content: string }[]) {
+  /** The errors the branch's model has with `files` written over its stored ones. */
+  async errorsWith(id: number, branch: string, files: readonly { path: string; content: string }[]) {
     const stored = await this.repository.files(id, branch);
     const written = new Map(files.map((f) => [f.path, f.content]));
     const merged = [
@@ -285,10 +244,15 @@ export class DataModelService {
   async startDevMode(p: Principal, id: number, body: { branchName?: string | null }) {
     await this.deployment(p, id);
     const branch = body.branchName ?? `dev-${p.userId}`;
+    requireBranchName(branch, 'body/branchName');
     if (branch === MAIN_BRANCH)
       throw new ConflictError('Development mode needs a branch other than main', 'main_branch');
-    await this.copyIfEmpty(this.repository, id, MAIN_BRANCH, branch);
-    await this.repository.addDevelopment(id, branch, p.userId);
+    await this.repository.transaction(async (repo, trx) => {
+      if (!(await repo.branches(id)).includes(branch))
+        await startGitBranch(trx, repo, p, id, branch, MAIN_BRANCH);
+      await this.copyIfEmpty(repo, id, MAIN_BRANCH, branch);
+      await repo.addDevelopment(id, branch, p.userId);
+    });
     return { active: true, branchName: branch, parentBranch: MAIN_BRANCH };
   }
 
@@ -304,14 +268,24 @@ export class DataModelService {
       a === MAIN_BRANCH ? -1 : b === MAIN_BRANCH ? 1 : a.localeCompare(b),
     );
     if (!names.includes(MAIN_BRANCH)) names.unshift(MAIN_BRANCH);
-    const items = names.map((name, i) => ({
-      id: i + 1,
-      name,
-      parentBranch: name === MAIN_BRANCH ? null : MAIN_BRANCH,
-      isStagingEnvironmentEnabled: false,
-      lastHash: null,
-    }));
+    // Issue 25 item 2: each branch is a git branch; its head and the branch it was made from.
+    const git = ModelGit.reader(this.repository.database, id);
+    const [heads, staging] = await Promise.all([git.heads(), this.repository.stagingBranches(id)]);
+    const items = await Promise.all(
+      names.map(async (name, i) => ({
+        id: i + 1,
+        name,
+        parentBranch: name === MAIN_BRANCH ? null : ((await git.parentOf(name)) ?? MAIN_BRANCH),
+        isStagingEnvironmentEnabled: staging.has(name),
+        lastHash: heads.get(name) ?? null,
+      })),
+    );
     return { items, data: items, pageInfo: null };
+  }
+
+  /** Every branch with files or an environment (main among them once it has files). */
+  branchNames(id: number) {
+    return this.repository.branches(id);
   }
 
   async createBranch(
@@ -320,11 +294,14 @@ export class DataModelService {
     body: { name: string; from?: string | null; activate?: boolean | null },
   ) {
     await this.deployment(p, id);
+    requireBranchName(body.name, 'body/name');
+    requireBranchName(body.from, 'body/from');
     if ((await this.repository.branches(id)).includes(body.name) || body.name === MAIN_BRANCH)
       throw new ConflictError(`Branch ${body.name} already exists`, 'branch_exists');
     const from = body.from ?? MAIN_BRANCH;
-    await this.recorded(p, async (repo) => {
+    await this.recorded(p, async (repo, trx) => {
       await this.copyIfEmpty(repo, id, from, body.name);
+      await startGitBranch(trx, repo, p, id, body.name, from);
       if (body.activate) await repo.addDevelopment(id, body.name, p.userId);
       return {
         result: undefined,
@@ -340,10 +317,11 @@ export class DataModelService {
     await this.deployment(p, id);
     if (branch === MAIN_BRANCH) throw new ConflictError('The main branch cannot be deleted', 'main_branch');
     if (!(await this.repository.branches(id)).includes(branch)) throw new NotFoundError(`Branch ${branch}`);
-    await this.recorded(p, async (repo) => {
+    await this.recorded(p, async (repo, trx) => {
       const files = await repo.files(id, branch);
       await repo.remove(id, branch, []);
       await repo.removeDevelopment(id, { branch });
+      await (await ModelGit.locked(trx, id)).deleteBranch(branch);
       return {
         result: undefined,
         audit: branchChange('data_model_branch.delete', id, branch, {
@@ -366,6 +344,37 @@ export class DataModelService {
       throw new ForbiddenError('API key is not scoped to this deployment');
     return this.deployments.require(p.tenantId, id);
   }
+}
+
+/**
+ * A new branch is a git branch at its parent's head (the parent's pending changes committed
+ * first), so that a later merge finds where the two parted (issue 25 item 2).
+ */
+async function startGitBranch(
+  trx: Db,
+  repo: DataModelRepository,
+  p: Principal,
+  id: number,
+  name: string,
+  from: string,
+) {
+  const git = await ModelGit.locked(trx, id);
+  const { oid } = await git.commit(from, await repo.files(id, from), `Changes to ${from}`, gitAuthor(p));
+  await git.setHead(name, oid);
+  if (from !== MAIN_BRANCH) await git.setParent(name, from);
+}
+
+/** A branch is a git branch: a name git refuses is a 400 naming the field (issue 25 item 2). */
+export function requireBranchName(name: string | null | undefined, field: string) {
+  const problem = name ? branchNameProblem(name) : null;
+  if (problem) throw new ValidationError(`Branch ${name} ${problem}`, [{ field, message: problem }]);
+}
+
+/** A commit's author: the user acting, or Tessera itself for a webhook's pull. */
+export function gitAuthor(p: Principal) {
+  return p.userId > 0
+    ? { name: `Tessera user ${p.userId}`, email: `user-${p.userId}@tessera.invalid` }
+    : { name: 'Tessera', email: 'git-webhook@tessera.invalid' };
 }
 
 /** An entry about a branch's files; the target is the deployment's data model. */
@@ -400,12 +409,12 @@ export interface ErrorView {
   message: string;
 }
 
-function errorView(e: ModelError): ErrorView {
+export function errorView(e: ModelError): ErrorView {
   const what = [e.cube, e.member].filter(Boolean).join('.');
   return { fileName: e.file, line: e.line, message: what ? `${what}: ${e.message}` : e.message };
 }
 
-const where = (e: ErrorView) =>
+export const where = (e: ErrorView) =>
   `${e.fileName ?? 'model'}${e.line !== null ? `:${e.line}` : ''}: ${e.message}`;
 
 /** A write to main refused: each error under the file of the body it is in, with its line. */

@@ -5,7 +5,7 @@ import type { AuditLog } from '../audit-log/service.ts';
 import { fileHash, treeHash } from './hashes.ts';
 import { checkModelFiles } from './model-check.ts';
 import { DataModelRepository } from './repository.ts';
-import { type DataModelService, MAIN_BRANCH, modelChange } from './service.ts';
+import { type DataModelService, MAIN_BRANCH, modelChange, requireBranchName } from './service.ts';
 import { UploadRepository } from './upload-repository.ts';
 
 /** An upload left open this long is abandoned: it can no longer take files or be finished. */
@@ -42,6 +42,7 @@ export class UploadService {
 
   async start(p: Principal, id: number, q: BranchQuery) {
     const deployment = await this.dataModel.deployment(p, id);
+    requireBranchName(q.branchName, 'querystring/branchName');
     await this.uploads.sweepExpired();
     const transaction = { id: randomUUID() };
     await this.uploads.create({
