@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { DashboardActions } from '../schedule/dashboard-actions.tsx';
 import { useSignedInUser } from '../session/session.tsx';
 import { DashboardView } from './dashboard-view.tsx';
+import { EmbedPreviewButton } from './embed-preview-button.tsx';
 import { exploreSearch } from './explore-link.ts';
 import { errorText } from './widget-tile.tsx';
 
@@ -93,6 +94,15 @@ export function DashboardPage({ print = false }: { print?: boolean }) {
             >
               Print view
             </Link>
+            {user.role === 'admin' ? (
+              <EmbedPreviewButton
+                deploymentId={deploymentId}
+                publicId={publicId}
+                title={title}
+                allowEmbed={dashboard.allowEmbed}
+                adminEmail={user.email}
+              />
+            ) : null}
           </DashboardActions>
         </header>
       }
