@@ -3,7 +3,9 @@
  * the file given) Tessera's OpenAPI document answers, per reference tag, with the missing ones
  * listed: `node --import tsx scripts/reference-coverage.ts [reference.yaml]` (issue 25: scripts
  * written for the hosted product should find every operation). Paths compare with their
- * parameters' names ignored.
+ * parameters' names ignored. A missing operation the OpenAPI document's description names (its
+ * group in bold, or its path in backticks) is a decision, printed with that reason; any other is
+ * a gap.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -45,9 +47,27 @@ for (const [path, ops] of Object.entries(reference.paths)) {
   }
 }
 
+/** The description's bullets of what Tessera does not serve (src/http/openapi.ts), by what they name. */
+const reasons = ((ours as { info?: { description?: string } }).info?.description ?? '')
+  .split('\n')
+  .filter((line) => line.startsWith('- '))
+  .map((line) => ({
+    tags: [...line.matchAll(/\*\*([^*]+)\*\*/g)].map((m) => m[1]!),
+    paths: [...line.matchAll(/`(?:[A-Z]+ )?(\/[^`]+)`/g)].map((m) => m[1]!),
+    reason: line.slice(2).replace(/^[^:]+:\s*/, ''),
+  }));
+const reasonFor = (tag: string, op: string) =>
+  reasons.find((r) => r.tags.includes(tag) || r.paths.some((p) => op.endsWith(` ${p}`)))?.reason;
+
 console.log(`Tessera answers ${found} of the reference's ${total} operations.`);
+let gaps = 0;
 for (const [tag, entry] of [...byTag].sort(([a], [b]) => a.localeCompare(b))) {
-  if (entry.missing.length === 0) continue;
-  console.log(`${tag}: ${entry.answered}/${entry.answered + entry.missing.length}`);
-  for (const op of entry.missing) console.log(`  ${op}`);
+  const total = entry.answered + entry.missing.length;
+  console.log(`${tag}: ${entry.answered}/${total}`);
+  for (const op of entry.missing) {
+    const reason = reasonFor(tag, op);
+    if (!reason) gaps++;
+    console.log(`  ${op}\n    ${reason ? `not served: ${reason}` : 'missing'}`);
+  }
 }
+console.log(`${gaps} missing without a stated reason.`);

@@ -19,6 +19,7 @@ const apiDescription = [
   '- **Databricks Metric View Integration** and **Databricks Metric View Publication**: they publish models into a Databricks workspace the hosted product operates.',
   '- `GET /api/v1/deployments/{deploymentId}/pods`: the hosted product runs each deployment in its own pods; Tessera runs every deployment in the same process, so there are no pods to list.',
   '- `POST /api/v1/embed/dashboard/{publicId}/python-run`: it runs Python in the hosted sandbox; Tessera runs no user code outside its semantic layer.',
+  "- `POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/ai-widget-thread`: it points a published dashboard's AI widget at a chat thread; Tessera's dashboards have no AI widgets (the agent chat is a panel beside a dashboard), so there is no widget to point.",
   '- **dbt Sync** with `source: git`: the hosted product clones the dbt repository and runs dbt in its sandbox. Tessera runs no dbt: every operation of the group is served, for a `manifest.json` uploaded in the request (400 naming `body/source` otherwise).',
   '',
   "Operations marked as Tessera's own (for example alerts, content as code, role-to-group assignments) have no counterpart in the reference.",
