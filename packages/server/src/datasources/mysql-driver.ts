@@ -8,6 +8,7 @@ import {
   WarehouseUnavailableError,
 } from './driver.ts';
 import { mysqlFault } from './engine-faults.ts';
+import { inlineParams } from './inline-params.ts';
 
 export interface MysqlSettings {
   host: string;
@@ -51,44 +52,17 @@ function worthRetrying(error: unknown): boolean {
 const retryDelayMs = 250;
 
 /**
- * The dialect's `$n` placeholders replaced by escaped values, skipping quoted text, quoted
- * identifiers and comments (so that a `$1` in model SQL's literals stays). Inlined rather than
- * bound: MySQL's `?` takes one value per occurrence, and as literals a GROUP BY expression and its
- * SELECT twin print alike (ONLY_FULL_GROUP_BY compares them).
+ * The dialect's `$n` placeholders replaced by escaped values (inline-params.ts). Inlined rather
+ * than bound: MySQL's `?` takes one value per occurrence, and as literals a GROUP BY expression and
+ * its SELECT twin print alike (ONLY_FULL_GROUP_BY compares them).
  */
 export function substituteParams(sql: string, params: readonly unknown[]): string {
-  let out = '';
-  for (let i = 0; i < sql.length; i++) {
-    const c = sql[i]!;
-    if (c === "'" || c === '"' || c === '`') {
-      let j = i + 1;
-      while (j < sql.length) {
-        if (sql[j] === '\\' && c === "'") j += 2;
-        else if (sql[j] === c && sql[j + 1] === c) j += 2;
-        else if (sql[j] === c) break;
-        else j++;
-      }
-      out += sql.slice(i, j + 1);
-      i = j;
-    } else if (c === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      const j = end < 0 ? sql.length : end + 2;
-      out += sql.slice(i, j);
-      i = j - 1;
-    } else if ((c === '-' && sql[i + 1] === '-') || c === '#') {
-      const end = sql.indexOf('\n', i);
-      const j = end < 0 ? sql.length : end;
-      out += sql.slice(i, j);
-      i = j - 1;
-    } else if (c === '$' && /[0-9]/.test(sql[i + 1] ?? '')) {
-      const digits = /^[0-9]+/.exec(sql.slice(i + 1))![0];
-      const n = Number(digits);
-      if (n < 1 || n > params.length) throw new Error(`No parameter for placeholder $${n}`);
-      out += mysql.escape(params[n - 1] as Parameters<typeof mysql.escape>[0]);
-      i += digits.length;
-    } else out += c;
-  }
-  return out;
+  return inlineParams(sql, params, {
+    quotes: '\'"`',
+    backslashEscapes: true,
+    hashComments: true,
+    literal: (value) => mysql.escape(value as Parameters<typeof mysql.escape>[0]),
+  });
 }
 
 /**
