@@ -6,6 +6,7 @@ import { DuckDbDriver } from '../../datasources/duckdb-driver.ts';
 import { sampleDatabaseFile } from '../../datasources/registry.ts';
 import { copySampleToPostgres } from '../../datasources/sample/copy-to-postgres.ts';
 import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
+import { copyDemoModel } from '../data/test-support.ts';
 import { embedApi, embedToken } from '../embed/test-support.ts';
 import { widgetData } from './test-support.ts';
 
@@ -154,15 +155,7 @@ describe('demo dashboard under the customer-country policy', () => {
       expect(created.statusCode, created.body).toBe(200);
       const deploymentId = created.json().id as number;
       // The demo model, as the demo deployment has it.
-      const files = await server.store.db
-        .selectFrom('model_files')
-        .select(['path', 'content', 'branch'])
-        .where('deployment_id', '=', server.demoDeploymentId)
-        .execute();
-      await server.store.db
-        .insertInto('model_files')
-        .values(files.map((f) => ({ ...f, deployment_id: deploymentId })))
-        .execute();
+      await copyDemoModel(server, deploymentId);
       const board = await seedDemoDashboard(server.services, {
         tenantId: server.tenantId,
         userId: server.adminUserId,

@@ -6,7 +6,7 @@ import { sampleDatabaseFile } from '../../datasources/registry.ts';
 import { copySampleToPostgres } from '../../datasources/sample/copy-to-postgres.ts';
 import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
 import { engineQueries } from './engine-queries.ts';
-import { client, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
+import { client, copyDemoModel, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
 
 const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
@@ -51,15 +51,7 @@ describe.skipIf(!postgresUrl)('DuckDB and PostgreSQL give identical results', ()
       },
     });
     const pgDeployment = created.json().id as number;
-    const files = await server.store.db
-      .selectFrom('model_files')
-      .select(['path', 'content', 'branch'])
-      .where('deployment_id', '=', server.demoDeploymentId)
-      .execute();
-    await server.store.db
-      .insertInto('model_files')
-      .values(files.map((f) => ({ ...f, deployment_id: pgDeployment })))
-      .execute();
+    await copyDemoModel(server, pgDeployment);
     const ctx = { securityContext: { serviceCloud: { groups: ['admin'] } } };
     duck = client(baseUrl, server.demoDeploymentId, await tokenFor(server, server.demoDeploymentId, ctx));
     postgres = client(baseUrl, pgDeployment, await tokenFor(server, pgDeployment, ctx));

@@ -23,6 +23,30 @@ export async function tokenFor(
   return res.json().serviceApiToken;
 }
 
+/**
+ * Gives `deploymentId` the demo deployment's model files (on their branch), plus `extra` files,
+ * so that a deployment on another engine answers the same queries as the demo's DuckDB one.
+ */
+export async function copyDemoModel(
+  server: TestServer,
+  deploymentId: number,
+  extra: Array<{ path: string; content: string }> = [],
+): Promise<void> {
+  const files = await server.store.db
+    .selectFrom('model_files')
+    .select(['path', 'content', 'branch'])
+    .where('deployment_id', '=', server.demoDeploymentId)
+    .execute();
+  const branch = files[0]!.branch;
+  await server.store.db
+    .insertInto('model_files')
+    .values([
+      ...files.map((f) => ({ ...f, deployment_id: deploymentId })),
+      ...extra.map((f) => ({ ...f, branch, deployment_id: deploymentId })),
+    ])
+    .execute();
+}
+
 export function client(baseUrl: string, deploymentId: number, token: string) {
   return cube(token, { apiUrl: `${baseUrl}/data/${deploymentId}/cubejs-api/v1` });
 }

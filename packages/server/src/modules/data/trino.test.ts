@@ -9,7 +9,7 @@ import { startTrinoProtocolServer, type TrinoProtocolServer } from '../../../tes
 import { sampleDatabaseFile } from '../../datasources/registry.ts';
 import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
 import { engineQueries } from './engine-queries.ts';
-import { client, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
+import { client, copyDemoModel, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
 
 const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
@@ -154,23 +154,7 @@ describe('Trino data sources (protocol server)', () => {
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json().dataSource).toEqual({ ...settings, hasPassword: true });
     deploymentId = created.json().id;
-    const files = await server.store.db
-      .selectFrom('model_files')
-      .select(['path', 'content', 'branch'])
-      .where('deployment_id', '=', server.demoDeploymentId)
-      .execute();
-    await server.store.db
-      .insertInto('model_files')
-      .values([
-        ...files.map((f) => ({ ...f, deployment_id: deploymentId })),
-        {
-          path: 'model/extra.yml',
-          content: extraModel,
-          branch: files[0]!.branch,
-          deployment_id: deploymentId,
-        },
-      ])
-      .execute();
+    await copyDemoModel(server, deploymentId, [{ path: 'model/extra.yml', content: extraModel }]);
     const ctx = { securityContext: { serviceCloud: { groups: ['admin'] } } };
     duck = client(baseUrl, server.demoDeploymentId, await tokenFor(server, server.demoDeploymentId, ctx));
     trinoToken = await tokenFor(server, deploymentId, ctx);

@@ -8,6 +8,7 @@ import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
 import { widgetData } from '../dashboard-data/test-support.ts';
 import { embedToken, publishSimpleBoard } from '../embed/test-support.ts';
 import { contentClient } from '../workspace/test-client.ts';
+import { copyDemoModel } from './test-support.ts';
 
 const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
@@ -138,15 +139,7 @@ describe.skipIf(!postgresUrl)('a data source that queries with the viewer’s ow
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json().dataSource.oauthIntegrationId).toBe(integrationId);
     deploymentId = created.json().id;
-    const files = await server.store.db
-      .selectFrom('model_files')
-      .select(['path', 'content', 'branch'])
-      .where('deployment_id', '=', server.demoDeploymentId)
-      .execute();
-    await server.store.db
-      .insertInto('model_files')
-      .values(files.map((f) => ({ ...f, deployment_id: deploymentId })))
-      .execute();
+    await copyDemoModel(server, deploymentId);
     const api = contentClient(server, deploymentId);
     const workbook = await api.workbook('Per-user');
     const report = await api.report({

@@ -7,7 +7,7 @@ import { DuckDbDriver } from '../../../datasources/duckdb-driver.ts';
 import { PostgresDriver } from '../../../datasources/postgres-driver.ts';
 import { sampleDatabaseFile } from '../../../datasources/registry.ts';
 import { copySampleToPostgres } from '../../../datasources/sample/copy-to-postgres.ts';
-import { tokenFor } from '../test-support.ts';
+import { copyDemoModel, tokenFor } from '../test-support.ts';
 import { sqlApiCases } from './cases.ts';
 import { cubesql, normalized, values } from './test-support.ts';
 
@@ -63,15 +63,7 @@ describe('SQL API against direct SQL', () => {
       },
     });
     const id = created.json().id as number;
-    const files = await server.store.db
-      .selectFrom('model_files')
-      .select(['path', 'content', 'branch'])
-      .where('deployment_id', '=', server.demoDeploymentId)
-      .execute();
-    await server.store.db
-      .insertInto('model_files')
-      .values(files.map((f) => ({ ...f, deployment_id: id })))
-      .execute();
+    await copyDemoModel(server, id);
     const driver = new PostgresDriver({
       host: url.hostname,
       port: Number(url.port || 5432),
