@@ -271,6 +271,8 @@ describeInBrowser('dashboard editor: time-grain switchers, tabs and theme', () =
       await small.screenshot('dashboard-viewer-tabs-phone');
       await small.page.goto(editUrl());
       await small.page.getByRole('region', { name: 'Tabs' }).waitFor();
+      // The editor opens on the phone's own layout, not the 12-column one.
+      expect(await small.page.getByLabel('Layout for').inputValue()).toBe('xxs');
       await small.screenshot('dashboard-editor-tabs-phone');
       expect(small.errors).toEqual([]);
     } finally {
@@ -304,13 +306,24 @@ describeInBrowser('dashboard editor: time-grain switchers, tabs and theme', () =
     const before = await tileBg();
     await panel.getByText('Widgets', { exact: true }).click();
     const bg = panel.locator('[data-theme-path="widgets.backgroundColor"]');
-    await bg.getByRole('textbox').fill('light orange');
+    await bg.getByLabel('Background color', { exact: true }).fill('light orange');
     await bg.getByText('Not a CSS color').waitFor();
-    expect(await bg.getByRole('textbox').getAttribute('aria-invalid')).toBe('true');
+    expect(await bg.getByLabel('Background color', { exact: true }).getAttribute('aria-invalid')).toBe(
+      'true',
+    );
     expect(await tileBg()).toBe(before);
-    await bg.getByRole('textbox').fill('#fff4e6');
+    // The palette picker writes its #rrggbb into the field, which clears the error.
+    await bg.getByLabel('Background color: pick from a palette').fill('#fff4e6');
     await expect.poll(tileBg).toBe('rgb(255, 244, 230)');
+    expect(await bg.getByLabel('Background color', { exact: true }).inputValue()).toBe('#fff4e6');
     expect(await bg.getByText('Not a CSS color').count()).toBe(0);
+    // And a colour typed by name shows in the picker.
+    const border = panel.locator('[data-theme-path="widgets.border.color"]');
+    await border.getByLabel('Border color', { exact: true }).fill('teal');
+    await expect
+      .poll(() => border.getByLabel('Border color: pick from a palette').inputValue())
+      .toBe('#008080');
+    await border.getByLabel('Border color', { exact: true }).fill('');
     const radius = panel.locator('[data-theme-path="widgets.border.radius"]');
     await radius.getByRole('textbox').fill('round');
     await radius.getByText('Not a valid CSS border-radius value').waitFor();
@@ -323,7 +336,7 @@ describeInBrowser('dashboard editor: time-grain switchers, tabs and theme', () =
           .evaluate((e) => getComputedStyle(e).borderTopLeftRadius),
       )
       .toBe('0px');
-    await panel.getByLabel('Primary color').fill('#c2410c');
+    await panel.getByLabel('Primary color', { exact: true }).fill('#c2410c');
     await saved(page);
     expect((await serverDraft()).theme).toEqual({
       primaryColor: '#c2410c',

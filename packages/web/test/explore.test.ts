@@ -383,6 +383,32 @@ describeInBrowser('Explore in the browser (issue 21)', () => {
     expect(widgets[1].position).toMatchObject({ x: 0, y: 2 });
     await page.getByRole('link', { name: 'Open the editor' }).click();
     await page.locator('.tsr-edit-tile', { hasText: 'Completed and shipped by month' }).waitFor();
+
+    // On a tabbed dashboard the dialog asks which tab, and the chart goes there.
+    const tabbed = await api('POST', `${base}/workbooks`, { name: 'Tabbed board' });
+    await api('PUT', `${base}/workbooks/${tabbed.id}/dashboard`, {
+      dashboardDraft: {
+        widgets: [],
+        settings: {
+          tabs: [
+            { id: 'summary', title: 'Summary' },
+            { id: 'details', title: 'Details' },
+          ],
+        },
+      },
+    });
+    // Back to the question (Explore keeps it in the address).
+    await page.goBack();
+    await results(page);
+    await page.getByRole('button', { name: 'Add to dashboard' }).click();
+    const again = page.getByRole('dialog', { name: 'Add to a dashboard' });
+    await again.getByLabel('Dashboard').selectOption({ label: 'Tabbed board' });
+    await again.getByLabel('Tab', { exact: true }).selectOption({ label: 'Details' });
+    await again.getByRole('button', { name: 'Add chart' }).click();
+    await page.getByText('to the dashboard draft of Tabbed board.').waitFor();
+    const onTabs = (await api('GET', `${base}/workbooks/${tabbed.id}`)).dashboardDraft.widgets;
+    expect(onTabs).toHaveLength(1);
+    expect(onTabs[0].config.tabId).toBe('details');
     expect(browser.errors).toEqual([]);
   });
 });

@@ -37,15 +37,20 @@ export function AddToDashboardDialog(props: {
 }) {
   const { deploymentId } = props;
   const id = useId();
-  const workbooks = useGetWorkbooks({ params: { path: { deploymentId } } });
+  // Read again each time the dialog opens: a workbook made since (in another tab, say) is listed.
+  const workbooks = useGetWorkbooks({ params: { path: { deploymentId } } }, { refetchOnMount: 'always' });
   const [workbookId, setWorkbookId] = useState('');
   const [title, setTitle] = useState(props.defaultTitle);
   const [problems, setProblems] = useState<Problems>(noProblems);
   const [busy, setBusy] = useState(false);
+  const [tabId, setTabId] = useState('');
+  // Read once a workbook is chosen, for its tabs; read again right before the save.
   const workbook = useGetWorkbook(
     { params: { path: { deploymentId, workbookId: Number(workbookId) || 0 } } },
-    { enabled: false },
+    { enabled: Number(workbookId) > 0 },
   );
+  const tabs =
+    workbook.data && workbook.data.id === Number(workbookId) ? dashboardTabs(draftOf(workbook.data)) : [];
   const createReport = useCreateReport();
   const saveDraft = useUpdateWorkbookDashboard();
   const list = workbooks.data?.data ?? [];
@@ -83,9 +88,12 @@ export function AddToDashboardDialog(props: {
       const read = await workbook.refetch({ throwOnError: true });
       const wb = read.data;
       if (!wb) throw new Error('The workbook could not be read');
-      const draft = (wb.dashboardDraft ?? wb.dashboardPublished ?? { widgets: [] }) as DashboardDraft;
-      // On a tabbed dashboard the chart goes on the first tab, under its widgets.
-      const added = addReportWidget(draft, reportId, dashboardTabs(draft)[0]?.id ?? null);
+      const draft = draftOf(wb);
+      // On a tabbed dashboard the chart goes on the chosen tab (the first when none was chosen,
+      // or when another editor deleted it meanwhile), under its widgets.
+      const onDraft = dashboardTabs(draft);
+      const tab = onDraft.find((t) => t.id === tabId) ?? onDraft[0];
+      const added = addReportWidget(draft, reportId, tab?.id ?? null);
       try {
         await saveDraft.mutateAsync({
           params: { path: { deploymentId, workbookId: wb.id } },
@@ -121,6 +129,7 @@ export function AddToDashboardDialog(props: {
           value={workbookId}
           onChange={(e) => {
             setWorkbookId(e.target.value);
+            setTabId('');
             // A choice answers the problem said beside the field.
             setProblems(({ fields: { workbookId: _answered, ...fields }, other }) => ({ fields, other }));
           }}
@@ -143,6 +152,18 @@ export function AddToDashboardDialog(props: {
           The chart goes on the workbook’s dashboard draft; publish it from the editor.
         </p>
       </div>
+      {tabs.length > 0 ? (
+        <div className="field">
+          <label htmlFor={`${id}-t`}>Tab</label>
+          <select id={`${id}-t`} value={tabId || tabs[0].id} onChange={(e) => setTabId(e.target.value)}>
+            {tabs.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.title}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       <Field label="Chart title" value={title} onChange={setTitle} problem={problems.fields.name} />
       {problems.other ? (
         <p className="form-error" role="alert">
@@ -151,6 +172,11 @@ export function AddToDashboardDialog(props: {
       ) : null}
     </Dialog>
   );
+}
+
+/** The dashboard the editor would open: the saved draft, else the published one. */
+function draftOf(wb: { dashboardDraft?: unknown; dashboardPublished?: unknown }): DashboardDraft {
+  return (wb.dashboardDraft ?? wb.dashboardPublished ?? { widgets: [] }) as DashboardDraft;
 }
 
 /** After an add: where the chart went, with the way to the editor. */

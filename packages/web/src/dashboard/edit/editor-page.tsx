@@ -8,11 +8,12 @@ import {
   breakpoints,
   type DashboardDraft,
   dashboardTabs,
+  gridSettings,
   widgetReportId,
   widgetTabId,
 } from '@tessera/dashboard';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
-import type { Layout } from 'react-grid-layout';
+import { getBreakpointFromWidth, type Layout } from 'react-grid-layout';
 import { Link, useParams } from 'react-router';
 import { idParam } from '../../layout/deployment.ts';
 import { PageHeader } from '../../layout/page.tsx';
@@ -98,6 +99,11 @@ function startingDraft(workbook: Workbook): DashboardDraft {
   return (workbook.dashboardDraft ?? workbook.dashboardPublished ?? { widgets: [] }) as DashboardDraft;
 }
 
+/** The draft's breakpoint for a page `width` pixels wide (spec 2.2 `layout.breakpoints`). */
+function screenBreakpoint(draft: DashboardDraft, width: number): Breakpoint {
+  return getBreakpointFromWidth(gridSettings(draft.layout).breakpoints, width) as Breakpoint;
+}
+
 /** A key press that belongs to a text field (its own undo, its own arrows). */
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -117,7 +123,11 @@ function Editor(props: {
   );
   const draft = history.present;
   const autosave = useAutosave(where, draft, workbook.dashboardDraftVersion);
-  const [breakpoint, setBreakpoint] = useState<Breakpoint>('lg');
+  // The layout first shown is the one for this screen's width: on a phone its own narrow layout,
+  // whose 12-column `lg` tiles would not fit; the select shows and edits any other.
+  const [breakpoint, setBreakpoint] = useState<Breakpoint>(() =>
+    screenBreakpoint(startingDraft(workbook), window.innerWidth),
+  );
   const [selected, setSelected] = useState<string | null>(null);
   const [publishing, setPublishing] = useState(false);
   const [published, setPublished] = useState((workbook.dashboardPublished ?? null) as DashboardDraft | null);

@@ -1,5 +1,6 @@
 import type { DashboardDraft } from '@tessera/dashboard';
 import { useId, useState } from 'react';
+import { cssColorToHex } from './css-color.ts';
 import { type ThemeField, themeFields, themeProblem, themeValue } from './theme-model.ts';
 
 const groups = [...new Set(themeFields.map((f) => f.group))];
@@ -46,13 +47,26 @@ export function ThemePanel(props: {
                       <span className="tsr-edit-swatch" style={{ background: value }} aria-hidden="true" />
                     ) : null}
                   </label>
-                  <input
-                    id={fieldId}
-                    value={value}
-                    onChange={(e) => change(f, e.target.value)}
-                    aria-invalid={problem !== null}
-                    aria-describedby={problem ? `${fieldId}-p` : undefined}
-                  />
+                  <div className="tsr-edit-theme-input">
+                    <input
+                      id={fieldId}
+                      value={value}
+                      onChange={(e) => change(f, e.target.value)}
+                      aria-invalid={problem !== null}
+                      aria-describedby={problem ? `${fieldId}-p` : undefined}
+                    />
+                    {f.css?.includes('color') ? (
+                      // The text field stays the source of truth (it takes any CSS colour, a
+                      // var() too); the picker offers the palette and writes #rrggbb into it.
+                      <input
+                        type="color"
+                        className="tsr-edit-color-picker"
+                        aria-label={`${f.label}: pick from a palette`}
+                        value={(problem ? null : cssColorToHex(value)) ?? '#000000'}
+                        onChange={(e) => change(f, e.target.value)}
+                      />
+                    ) : null}
+                  </div>
                   {problem ? (
                     <p id={`${fieldId}-p`} className="field-error">
                       {problem}
