@@ -27,6 +27,18 @@ const storeIndependent = [
   'packages/server/src/modules/data/openapi.test.ts',
   'packages/server/src/modules/data/meta-schema.test.ts',
   'packages/server/src/render/demo-reference.test.ts',
+  // The warehouse is their subject: the same rows from each engine, its errors, its lifecycle.
+  // The store only holds the deployment they query, whose writes the deployments and
+  // data-sources files check on PostgreSQL.
+  'packages/server/src/modules/data/engines.test.ts',
+  'packages/server/src/modules/data/cubesql/engines.test.ts',
+  'packages/server/src/modules/data/mariadb.test.ts',
+  'packages/server/src/modules/data/trino.test.ts',
+  'packages/server/src/modules/data/warehouse-unavailable.test.ts',
+  'packages/server/src/modules/data/model-constructs.test.ts',
+  // The drawn image is their subject (render-store-reads.test.ts checks the store's part).
+  'packages/server/src/modules/notifications/demo-render.test.ts',
+  'packages/server/src/modules/notifications/tabbed-render.test.ts',
 ];
 
 const harnessFiles = ['packages/server/test/harness.ts', 'packages/server/test/test-stores.ts'];
