@@ -51,9 +51,10 @@ export interface AlertsServiceDeps {
 /**
  * Alerts on measures (issue 23 item 6): "tell me when this measure crosses a threshold, or
  * changes by more than N% against the previous period". An alert is checked on its schedule by
- * checker.ts, or now with POST .../check; it mails (or POSTs to a webhook recipient) when its
- * condition starts to hold for them, never again while it keeps holding. Its owner is the user whose credential created
- * it: under `owner` the measure is read as them, under `recipient` as each recipient.
+ * checker.ts, or now with POST .../check; it mails a recipient (or POSTs to a webhook one) when
+ * its condition starts to hold for them, never again while it keeps holding. Its owner is the
+ * user whose credential created it: under `owner` the measure is read as them, under `recipient`
+ * as each recipient.
  */
 export class AlertsService {
   private readonly now: () => Date;
