@@ -532,7 +532,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
   });
 
   // Issue 23 item 6: alerts on measures, read through the data API under the owner's or each
-  // recipient's viewer, mailed through the notifications' SMTP settings (modules/alerts).
+  // recipient's viewer, delivered through the notifications' channels: mail and signed webhook (modules/alerts).
   const alertsModule = composeAlerts({
     config,
     db,
@@ -542,6 +542,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     viewers,
     publicUrl: () => publicUrl(config),
     audit: auditLog,
+    secrets,
   });
 
   // OAuth integrations and users' connections through them (spec 4.1; modules/oauth).

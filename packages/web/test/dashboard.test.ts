@@ -653,6 +653,45 @@ describeInBrowser('dashboard viewer in the browser', () => {
     ]);
   });
 
+  it("adds a webhook recipient (URL and secret) to an alert, with the server's problems beside those fields", async () => {
+    const { page } = browser;
+    const tile = page.locator('[data-widget-id="orders-by-status"]');
+    await tile.getByRole('button', { name: /^More for/ }).click();
+    await tile.getByRole('button', { name: 'Create alert' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create alert' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.getByLabel('Threshold').fill('40');
+    await dialog.getByLabel('Email to').fill('');
+    const url = dialog.getByLabel('Webhook URL');
+    const secret = dialog.getByLabel('Webhook secret');
+    const signingSecret = 'dialog-webhook-secret-0123';
+    // A URL the browser takes but the server does not: its problem beside the URL.
+    await url.fill('ftp://hooks.example.com/tessera');
+    await secret.fill(signingSecret);
+    await dialog.getByRole('button', { name: 'Create alert' }).click();
+    await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.locator('.field-error').allTextContents()).toEqual([
+      'must be an http or https URL without credentials',
+    ]);
+    // A secret too short to sign with: its problem beside the secret, and the URL's is gone.
+    await url.fill('https://hooks.example.com/tessera');
+    await secret.fill('short');
+    await dialog.getByRole('button', { name: 'Create alert' }).click();
+    await expect.poll(() => secret.getAttribute('aria-invalid')).toBe('true');
+    expect(await url.getAttribute('aria-invalid')).toBe('false');
+    expect(await dialog.locator('.field-error').count()).toBe(1);
+    await secret.fill(signingSecret);
+    await browser.screenshot('dashboard-13-alert-webhook');
+    await dialog.getByRole('button', { name: 'Create alert' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    const alerts = await api('GET', `/api/v1/deployments/${deploymentId}/alerts?first=10`);
+    expect(alerts.items[0]).toMatchObject({
+      condition: { type: 'above', threshold: 40 },
+      recipients: [{ userId: null, email: null, url: 'https://hooks.example.com/tessera' }],
+    });
+    expect(JSON.stringify(alerts)).not.toContain(signingSecret);
+  });
+
   it('cross-filters the whole dashboard by a clicked bar, shown as a chip and kept in the link (issue 23 item 3)', async () => {
     const { page } = browser;
     await page.goto(dashboardUrl(demo.publicId));

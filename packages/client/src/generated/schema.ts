@@ -3132,7 +3132,7 @@ export interface paths {
     put?: never;
     /**
      * Create an alert on a measure
-     * @description Watches one measure (with filters, and a time dimension whose latest period is the value) and mails the recipients when the condition starts to hold: `above`/`below` a `threshold`, or `changeBy` more than `percent` against the previous period (needs the time dimension). Once per crossing: nothing more is sent while the condition keeps holding, and the next mail comes after it stopped and holds again. Checked on the schedule of the notifications' fields (`scheduleType`, time fields or `customCron`, IANA `timezone`). `securityContext` `owner` (default) reads the measure as the creator; `recipient` as each recipient, whose row-level policies apply, with the state kept per recipient. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role.
+     * @description Watches one measure (with filters, and a time dimension whose latest period is the value) and tells the recipients when the condition starts to hold: `above`/`below` a `threshold`, or `changeBy` more than `percent` against the previous period (needs the time dimension). A recipient is mailed, or, given as a `url` with a `secret`, receives a JSON POST signed as notification webhooks are (`Tessera-Signature`, `Tessera-Delivery`); the secret is stored sealed and never returned. Once per crossing: nothing more is sent while the condition keeps holding, and the next delivery comes after it stopped and holds again. A delivery that fails for a reason that may pass (SMTP down, a webhook 5xx or unreachable) is retried on later checker passes with doubling backoff, a bounded number of times, still once per crossing. Checked on the schedule of the notifications' fields (`scheduleType`, time fields or `customCron`, IANA `timezone`). `securityContext` `owner` (default) reads the measure as the creator; `recipient` as each recipient, whose row-level policies apply, with the state kept per recipient. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role.
      */
     post: operations['createAlert'];
     delete?: never;
@@ -3155,7 +3155,7 @@ export interface paths {
     get: operations['getAlert'];
     /**
      * Update an alert
-     * @description Any subset of the fields; `recipients` replaces the list. Changing what is watched (query, condition, security context, recipients) forgets whether the condition held, so the next check finding it holding mails again. Changing the cadence restarts the schedule from now. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
+     * @description Any subset of the fields; `recipients` replaces the list (a webhook `url` the alert has, given without `secret`, keeps its secret). Changing what is watched (query, condition, security context, recipients) forgets whether the condition held, so the next check finding it holding delivers again. Changing the cadence restarts the schedule from now. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
      */
     put: operations['updateAlert'];
     post?: never;
@@ -3180,7 +3180,7 @@ export interface paths {
     put?: never;
     /**
      * Check an alert now
-     * @description Reads the measure now, outside the schedule, and mails whoever the condition has just started to hold for, as a scheduled check would. Answers the check's run-log entry. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
+     * @description Reads the measure now, outside the schedule, and delivers to whoever the condition has just started to hold for, as a scheduled check would. Answers the check's run-log entry. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
      */
     post: operations['checkAlert'];
     delete?: never;
@@ -3198,7 +3198,7 @@ export interface paths {
     };
     /**
      * The alert's run log: each check with each recipient's value and delivery
-     * @description Newest first. Per recipient: the value read (and the previous period’s for `changeBy`), whether the condition held, whether it fired (it had not held at the check before), and the mail’s outcome (`none`, `sending`, `sent`, `failed` with its error). Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
+     * @description Newest first. Per recipient: the value read (and the previous period’s for `changeBy`), whether the condition held, whether it fired (it had not held at the check before), and the delivery’s outcome (`none`, `sending`, `retrying` until `nextAttemptAt`, `sent`, `failed` with its error), with each attempt's outcome in `attempts`. Tessera's own: the reference has no alerts. Admin only: the credential must belong to a user with the admin role. 404 when the alert is not part of this deployment.
      */
     get: operations['getAlertChecks'];
     put?: never;
@@ -68475,6 +68475,8 @@ export interface operations {
               recipients: {
                 userId: number | null;
                 email: string | null;
+                /** @description A webhook recipient: its URL (its secret is never returned) */
+                url?: string;
               }[];
               ownerId: number | null;
               nextCheckAt: string | null;
@@ -68779,6 +68781,8 @@ export interface operations {
           recipients: {
             userId?: number | null;
             email?: string | null;
+            url?: string | null;
+            secret?: string | null;
           }[];
           securityContext?: ('owner' | 'recipient') | null;
           isEnabled?: boolean | null;
@@ -68859,6 +68863,8 @@ export interface operations {
             recipients: {
               userId: number | null;
               email: string | null;
+              /** @description A webhook recipient: its URL (its secret is never returned) */
+              url?: string;
             }[];
             ownerId: number | null;
             nextCheckAt: string | null;
@@ -69195,6 +69201,8 @@ export interface operations {
             recipients: {
               userId: number | null;
               email: string | null;
+              /** @description A webhook recipient: its URL (its secret is never returned) */
+              url?: string;
             }[];
             ownerId: number | null;
             nextCheckAt: string | null;
@@ -69493,6 +69501,8 @@ export interface operations {
           recipients?: {
             userId?: number | null;
             email?: string | null;
+            url?: string | null;
+            secret?: string | null;
           }[];
           securityContext?: ('owner' | 'recipient') | null;
           isEnabled?: boolean | null;
@@ -69573,6 +69583,8 @@ export interface operations {
             recipients: {
               userId: number | null;
               email: string | null;
+              /** @description A webhook recipient: its URL (its secret is never returned) */
+              url?: string;
             }[];
             ownerId: number | null;
             nextCheckAt: string | null;
@@ -70118,16 +70130,32 @@ export interface operations {
               recipient: {
                 userId: number | null;
                 email: string | null;
+                /** @description A webhook recipient: its URL (its secret is never returned) */
+                url?: string;
               };
               value: number | null;
               previousValue: number | null;
               conditionMet: boolean | null;
-              /** @description The condition started to hold at this check: a mail was due */
+              /** @description The condition started to hold at this check: one delivery was due (mail or webhook) */
               fired: boolean;
-              /** @enum {unknown} */
-              delivery: 'none' | 'sending' | 'sent' | 'failed';
+              /**
+               * @description `retrying`: a retryable failure (SMTP down, a webhook 5xx or unreachable); sent again at `nextAttemptAt`
+               * @enum {unknown}
+               */
+              delivery: 'none' | 'sending' | 'retrying' | 'sent' | 'failed';
               error: string | null;
               sentAt: string | null;
+              nextAttemptAt: string | null;
+              /** @description Each send of this delivery, oldest first */
+              attempts: {
+                attempt: number;
+                /** Format: date-time */
+                at: string;
+                /** @enum {unknown} */
+                outcome: 'sent' | 'failed';
+                error: string | null;
+                retryAt: string | null;
+              }[];
             }[];
           };
         };
@@ -70413,16 +70441,32 @@ export interface operations {
                 recipient: {
                   userId: number | null;
                   email: string | null;
+                  /** @description A webhook recipient: its URL (its secret is never returned) */
+                  url?: string;
                 };
                 value: number | null;
                 previousValue: number | null;
                 conditionMet: boolean | null;
-                /** @description The condition started to hold at this check: a mail was due */
+                /** @description The condition started to hold at this check: one delivery was due (mail or webhook) */
                 fired: boolean;
-                /** @enum {unknown} */
-                delivery: 'none' | 'sending' | 'sent' | 'failed';
+                /**
+                 * @description `retrying`: a retryable failure (SMTP down, a webhook 5xx or unreachable); sent again at `nextAttemptAt`
+                 * @enum {unknown}
+                 */
+                delivery: 'none' | 'sending' | 'retrying' | 'sent' | 'failed';
                 error: string | null;
                 sentAt: string | null;
+                nextAttemptAt: string | null;
+                /** @description Each send of this delivery, oldest first */
+                attempts: {
+                  attempt: number;
+                  /** Format: date-time */
+                  at: string;
+                  /** @enum {unknown} */
+                  outcome: 'sent' | 'failed';
+                  error: string | null;
+                  retryAt: string | null;
+                }[];
               }[];
             }[];
             pageInfo: {

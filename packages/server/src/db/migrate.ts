@@ -33,6 +33,7 @@ import * as alerts from './migrations/0034-alerts.ts';
 import * as usageAnalytics from './migrations/0035-usage-analytics.ts';
 import * as usageDataQueries from './migrations/0036-usage-data-queries.ts';
 import * as modelGit from './migrations/0037-model-git.ts';
+import * as alertChannels from './migrations/0038-alert-channels.ts';
 
 /** Migrations are listed in code (not read from disk) so that they work the same from any cwd. */
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0034-alerts': alerts,
   '0036-usage-data-queries': usageDataQueries,
   '0037-model-git': modelGit,
+  '0038-alert-channels': alertChannels,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1148,10 +1148,13 @@ export interface AlertsTable {
 
 export interface AlertRecipientsTable {
   alert_id: number;
-  /** `user:<id>` or `email:<address>`. */
+  /** `user:<id>`, `email:<address>` or `webhook:<url>`. */
   recipient_key: string;
   user_id: number | null;
   email: string | null;
+  /** Migration 0038: a webhook recipient's URL and its signing secret, sealed (crypto/secrets.ts). */
+  webhook_url: string | null;
+  webhook_secret_sealed: string | null;
 }
 
 export interface AlertChecksTable {
@@ -1178,10 +1181,25 @@ export interface AlertCheckResultsTable {
   /** null: the value could not be read (`error` says why). */
   condition_met: boolean | null;
   fired: Generated<boolean>;
-  /** `none` (not fired), `sending` (claimed), `sent` or `failed`. */
-  delivery: 'none' | 'sending' | 'sent' | 'failed';
+  /** `none` (not fired), `sending` (claimed), `retrying` (waits for `next_attempt_at`), `sent` or `failed`. */
+  delivery: 'none' | 'sending' | 'retrying' | 'sent' | 'failed';
   error: string | null;
   sent_at: Date | null;
+  /** Migration 0038: sends tried, when the next may be, and the sending replica's claim. */
+  attempts: Generated<number>;
+  next_attempt_at: Date | null;
+  lease_until: Date | null;
+}
+
+/** Migration 0038: one row per send of a fired result, the run log of its retries. */
+export interface AlertDeliveryAttemptsTable {
+  check_id: number;
+  recipient_key: string;
+  attempt: number;
+  attempted_at: Date;
+  outcome: 'sent' | 'failed';
+  error: string | null;
+  retry_at: Date | null;
 }
 
 export interface AlertStatesTable {
@@ -1197,12 +1215,14 @@ export interface Database {
   alert_checks: AlertChecksTable;
   alert_check_results: AlertCheckResultsTable;
   alert_states: AlertStatesTable;
+  alert_delivery_attempts: AlertDeliveryAttemptsTable;
 }
 
 export type AlertRow = Selectable<AlertsTable>;
 export type AlertRecipientRow = Selectable<AlertRecipientsTable>;
 export type AlertCheckRow = Selectable<AlertChecksTable>;
 export type AlertCheckResultRow = Selectable<AlertCheckResultsTable>;
+export type AlertDeliveryAttemptRow = Selectable<AlertDeliveryAttemptsTable>;
 
 /** Issue 25 item 2 (migration 0037): a deployment's git directory, a row per file. */
 export interface ModelGitFilesTable {

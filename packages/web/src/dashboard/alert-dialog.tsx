@@ -16,7 +16,8 @@ function periodsOf(query: SemanticQuery) {
 /**
  * "Create alert" from a tile's menu (issue 23 item 6): one of the tile's measures, a condition
  * (above or below a threshold, or a change against the previous period when the tile has periods)
- * and who is mailed, checked hourly or daily under the creator's security context. The server
+ * and who is told: an address mailed, and or a webhook (URL and signing secret) that receives a
+ * signed JSON POST, checked hourly or daily under the creator's security context. The server
  * names any bad field; it is shown beside that field. Measures are offered by the titles the tile
  * shows; once created, the dialog closes and the tile says so (`onCreated`).
  */
@@ -38,14 +39,20 @@ export function AlertDialog(props: {
     type: 'above' as ConditionType,
     amount: '',
     email: props.defaultEmail,
+    webhookUrl: '',
+    webhookSecret: '',
     scheduleType: 'DAILY' as 'HOURLY' | 'DAILY',
   }));
   const create = useCreateAlert({
     onSuccess: (alert) => props.onCreated(`Alert “${alert.name}” created: ${alert.humanReadableSchedule}.`),
     onError,
   });
+  // The recipients as sent: the webhook's index depends on whether an address is given.
+  const email = form.email.trim();
+  const hook = email === '' ? 0 : 1;
   const submit = handleSubmit((f) => {
     const amount = f.amount.trim() === '' ? null : Number(f.amount);
+    const url = f.webhookUrl.trim();
     create.mutate({
       params: { path: { deploymentId: props.deploymentId } },
       body: {
@@ -57,7 +64,10 @@ export function AlertDialog(props: {
         condition:
           f.type === 'changeBy' ? { type: 'changeBy', percent: amount } : { type: f.type, threshold: amount },
         scheduleType: f.scheduleType,
-        recipients: [{ email: f.email.trim() }],
+        recipients: [
+          ...(f.email.trim() === '' ? [] : [{ email: f.email.trim() }]),
+          ...(url === '' ? [] : [{ url, secret: f.webhookSecret === '' ? null : f.webhookSecret }]),
+        ],
       },
     });
   });
@@ -76,7 +86,7 @@ export function AlertDialog(props: {
   return (
     <FormDialog
       title="Create alert"
-      description="Mails once when the condition starts to hold, and again only after it stopped holding."
+      description="Tells once when the condition starts to hold, and again only after it stopped holding."
       onClose={props.onClose}
       onSubmit={submit}
       pending={create.isPending}
@@ -117,6 +127,23 @@ export function AlertDialog(props: {
         value={form.email}
         onChange={set('email')}
         problem={fields['recipients/0/email'] ?? fields['recipients/0'] ?? fields.recipients}
+      />
+      <Field
+        label="Webhook URL"
+        type="url"
+        value={form.webhookUrl}
+        onChange={set('webhookUrl')}
+        placeholder="https://example.com/hooks/tessera"
+        hint="Optional: also POST a signed JSON to this address when the alert fires."
+        problem={fields[`recipients/${hook}/url`] ?? fields[`recipients/${hook}`]}
+      />
+      <Field
+        label="Webhook secret"
+        type="password"
+        value={form.webhookSecret}
+        onChange={set('webhookSecret')}
+        hint="Signs each POST (HMAC-SHA256, as notification webhooks); 16 characters or more. Never shown again."
+        problem={fields[`recipients/${hook}/secret`]}
       />
     </FormDialog>
   );

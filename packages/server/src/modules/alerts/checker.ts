@@ -1,17 +1,19 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Static } from 'typebox';
+import type { SecretBox } from '../../crypto/secrets.ts';
 import type { Db } from '../../db/database.ts';
 import type { AlertCheckRow, AlertRecipientRow, AlertRow } from '../../db/schema.ts';
 import { DomainError } from '../../errors/domain-errors.ts';
-import { DeliveryError } from '../notifications/channels.ts';
+import { DeliveryError } from '../notifications/delivery-error.ts';
 import { catchUpFireTime, nextFireTimes } from '../notifications/schedule-times.ts';
 import { alertMail } from './mail.ts';
 import type { MeasureReader, Reading } from './measure.ts';
-import type { AlertMailer, AlertUsers, AlertViewers } from './ports.ts';
-import type { AlertsRepository } from './repository.ts';
+import type { AlertMailer, AlertUsers, AlertViewers, AlertWebhooks } from './ports.ts';
+import type { AlertsRepository, SendOutcome } from './repository.ts';
 import type { AlertCondition, AlertQuery } from './schemas.ts';
+import { alertWebhookBody } from './webhook.ts';
 
 export interface CheckerOptions {
   intervalMs: number;
@@ -19,12 +21,20 @@ export interface CheckerOptions {
   leaseMs: number;
   /** Claims per check before it is left failed. */
   maxAttempts: number;
+  /** Sends of one crossing's delivery before it is left failed (the notifications' bound). */
+  deliveryAttempts: number;
+  /** First retry delay of a delivery; each further attempt doubles it, up to `maxBackoffMs`. */
+  backoffMs: number;
+  maxBackoffMs: number;
 }
 
 export const defaultCheckerOptions: CheckerOptions = {
   intervalMs: 15_000,
   leaseMs: 5 * 60_000,
   maxAttempts: 3,
+  deliveryAttempts: 5,
+  backoffMs: 30_000,
+  maxBackoffMs: 30 * 60_000,
 };
 
 export interface CheckerDeps {
@@ -34,6 +44,9 @@ export interface CheckerDeps {
   viewers: AlertViewers;
   measures: MeasureReader;
   mailer: AlertMailer;
+  webhooks: AlertWebhooks;
+  /** Opens webhook secrets, sealed at rest. */
+  secrets: Pick<SecretBox, 'open'>;
   publicUrl: () => string;
 }
 
@@ -46,8 +59,12 @@ const planBatch = 200;
  * with a lease and runs them. Running a check reads the measure (once as the owner, or once per
  * recipient) and hands each recipient's reading to `AlertsRepository.decide`, whose locked state
  * row makes the false -> true edge, and so the mail, happen once whichever replica gets there
- * first. A check taken over after a crash skips the recipients it already decided and sends
- * those it had claimed but not sent.
+ * first. A fired result is that crossing's one delivery (id `a{alert}:c{check}:{recipient}`, the
+ * same on every attempt): a retryable failure (SMTP down, a webhook's 5xx or refused connection)
+ * leaves it `retrying` with doubling backoff, and each pass, after its checks, sends the results
+ * whose time has come (`redeliver`), a bounded number of times, each attempt logged. A check
+ * taken over after a crash skips the recipients it already decided; a send its holder claimed and
+ * never recorded is taken over by `redeliver` once that claim's lease passes.
  */
 export class AlertChecker {
   readonly options: CheckerOptions;
@@ -100,9 +117,39 @@ export class AlertChecker {
       const check = await this.deps.alerts.claim(now, lease, this.owner, this.options.maxAttempts);
       if (!check) break;
       checks++;
-      await this.run(check);
+      await this.run(check, now);
     }
+    if (!this.stopping) await this.redeliver(now);
     return { planned, checks };
+  }
+
+  /** Sends again the fired results whose retry is due, or whose sender died mid-send. */
+  async redeliver(now: Date): Promise<number> {
+    await this.deps.alerts.abandonInterrupted(now, this.options.deliveryAttempts);
+    let sent = 0;
+    while (!this.stopping) {
+      const lease = new Date(now.getTime() + this.options.leaseMs);
+      const result = await this.deps.alerts.claimRedelivery(now, lease, this.options.deliveryAttempts);
+      if (!result) break;
+      sent++;
+      const check = await this.deps.alerts.check(result.check_id);
+      const alert = check ? await this.deps.alerts.byId(check.alert_id) : undefined;
+      if (!check || !alert) continue; // deleted meanwhile: its results went with it
+      const recipient = (await this.deps.alerts.recipients([alert.id])).find(
+        (r) => r.recipient_key === result.recipient_key,
+      );
+      const reading = { value: result.value, previousValue: result.previous_value };
+      if (recipient) await this.send(alert, check, recipient, result.address, reading, result.attempts, now);
+      else
+        await this.deps.alerts.recordSend(
+          check.id,
+          result.recipient_key,
+          result.attempts,
+          { error: 'The recipient was removed before delivery', retryAt: null },
+          new Date(),
+        );
+    }
+    return sent;
   }
 
   async plan(now: Date): Promise<number> {
@@ -131,11 +178,11 @@ export class AlertChecker {
   async checkNow(alertId: number, now: Date): Promise<AlertCheckRow> {
     const lease = new Date(now.getTime() + this.options.leaseMs);
     const check = await this.deps.alerts.insertManualCheck(alertId, this.owner, lease);
-    await this.run(check);
+    await this.run(check, now);
     return (await this.deps.alerts.check(check.id)) ?? check;
   }
 
-  private async run(check: AlertCheckRow): Promise<void> {
+  private async run(check: AlertCheckRow, now: Date): Promise<void> {
     const alert = await this.deps.alerts.byId(check.alert_id);
     if (!alert) return; // deleted meanwhile: its checks went with it
     const [recipients, decided] = await Promise.all([
@@ -145,17 +192,10 @@ export class AlertChecker {
     const done = new Map(decided.map((r) => [r.recipient_key, r]));
     const errors: string[] = [];
     let ownerReading: Promise<Reading> | null = null;
+    const lease = new Date(now.getTime() + this.options.leaseMs);
     for (const r of recipients) {
-      const previous = done.get(r.recipient_key);
-      if (previous) {
-        // Claimed by the check's earlier holder, which stopped before sending it.
-        if (previous.delivery === 'sending')
-          await this.send(alert, check, r, previous.address, {
-            value: previous.value,
-            previousValue: previous.previous_value,
-          });
-        continue;
-      }
+      // Decided by the check's earlier holder: a send it claimed and never recorded is redeliver's.
+      if (done.has(r.recipient_key)) continue;
       const address = await this.addressOf(alert, r);
       let reading: Reading | null = null;
       let error: string | null = null;
@@ -176,8 +216,8 @@ export class AlertChecker {
         conditionMet: reading?.conditionMet ?? null,
         error,
       };
-      const fire = await this.deps.alerts.decide(alert.id, check.id, result);
-      if (fire) await this.send(alert, check, r, address, result);
+      const fire = await this.deps.alerts.decide(alert.id, check.id, result, lease);
+      if (fire) await this.send(alert, check, r, address, result, 1, now);
     }
     const failed = recipients.length > 0 && errors.length === recipients.length;
     await this.deps.alerts.finish(
@@ -204,35 +244,62 @@ export class AlertChecker {
   }
 
   private async addressOf(alert: AlertRow, r: AlertRecipientRow): Promise<string | null> {
+    if (r.webhook_url !== null) return r.webhook_url;
     if (r.user_id === null) return r.email;
     return (await this.deps.users.find(alert.tenant_id, r.user_id))?.email ?? null;
   }
 
+  /**
+   * One attempt at a fired result's delivery, by its recipient's channel, recorded with its
+   * outcome; a retryable failure below the bound is given its retry time.
+   */
   private async send(
     alert: AlertRow,
     check: AlertCheckRow,
     r: AlertRecipientRow,
     address: string | null,
     reading: { value: number | null; previousValue: number | null },
+    attempt: number,
+    now: Date,
   ): Promise<void> {
-    let outcome: { sentAt: Date } | { error: string };
+    const at = {
+      deliveryId: deliveryIdOf(alert.id, check.id, r.recipient_key),
+      checkId: check.id,
+      checkedAt: check.fire_time ?? check.created_at,
+      publicUrl: this.deps.publicUrl(),
+    };
+    let outcome: SendOutcome;
     try {
-      if (address === null) throw new DeliveryError('The recipient has no email address', false);
-      await this.deps.mailer.send(
-        { address, name: null },
-        alertMail(alert, reading, {
-          deliveryId: `a${alert.id}:c${check.id}:${r.recipient_key}`,
-          checkedAt: check.fire_time ?? check.created_at,
-          publicUrl: this.deps.publicUrl(),
-        }),
-      );
+      if (r.webhook_url !== null) {
+        if (r.webhook_secret_sealed === null)
+          throw new DeliveryError('The webhook has no signing secret', false);
+        await this.deps.webhooks.post(
+          { url: r.webhook_url, secret: this.deps.secrets.open(r.webhook_secret_sealed) },
+          at.deliveryId,
+          alertWebhookBody(alert, reading, at),
+        );
+      } else {
+        if (address === null) throw new DeliveryError('The recipient has no email address', false);
+        await this.deps.mailer.send({ address, name: null }, alertMail(alert, reading, at));
+      }
       outcome = { sentAt: new Date() };
     } catch (error) {
-      outcome = { error: error instanceof DeliveryError ? error.message : 'The email could not be sent' };
-      if (!(error instanceof DeliveryError))
-        this.log?.error({ err: error, alertId: alert.id }, 'alert mail failed');
+      const known = error instanceof DeliveryError;
+      if (!known) this.log?.error({ err: error, alertId: alert.id }, 'alert delivery failed');
+      const retryable = !known || error.retryable;
+      outcome = {
+        error: known ? error.message : 'The alert could not be delivered',
+        retryAt:
+          retryable && attempt < this.options.deliveryAttempts
+            ? new Date(now.getTime() + this.backoff(attempt))
+            : null,
+      };
     }
-    await this.deps.alerts.delivered(check.id, r.recipient_key, outcome);
+    await this.deps.alerts.recordSend(check.id, r.recipient_key, attempt, outcome, new Date());
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** Math.max(0, attempt - 1));
   }
 
   /** The run log says what went wrong in words a user can act on; the cause goes to the server's log. */
@@ -241,6 +308,18 @@ export class AlertChecker {
     this.log?.error({ err: error, alertId: alert.id }, 'alert measure read failed');
     return 'The measure could not be read';
   }
+}
+
+/**
+ * The delivery's stable id, the same on every attempt (the mail's Message-ID hash, the webhook's
+ * `Tessera-Delivery`). A webhook is named by its URL's hash: a header carries only ASCII, and a
+ * URL may carry a token in its path.
+ */
+export function deliveryIdOf(alertId: number, checkId: number, recipientKey: string): string {
+  const key = recipientKey.startsWith('webhook:')
+    ? `webhook:${createHash('sha256').update(recipientKey).digest('hex').slice(0, 16)}`
+    : recipientKey;
+  return `a${alertId}:c${checkId}:${key}`;
 }
 
 /** Starts the checker when the application is ready and stops it when it closes. */

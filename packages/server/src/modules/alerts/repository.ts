@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type {
   AlertCheckResultRow,
   AlertCheckRow,
+  AlertDeliveryAttemptRow,
   AlertRecipientRow,
   AlertRow,
   AlertsTable,
@@ -20,6 +21,9 @@ export interface ResultInput {
   conditionMet: boolean | null;
   error: string | null;
 }
+
+/** A send's outcome: sent, or failed with when to try again (null: never). */
+export type SendOutcome = { sentAt: Date } | { error: string; retryAt: Date | null };
 
 /**
  * The alerts' store: plain Kysely, no rules (those are service.ts and checker.ts). The statements
@@ -212,9 +216,10 @@ export class AlertsRepository {
    * the state row is locked (FOR UPDATE) so that a second check of the same alert at the same
    * moment, on any replica, waits and then reads the state this one wrote. It fires only on the
    * false -> true edge. A result already recorded for this check (a check taken over after a
-   * crash) is left alone and answers `null`. Answers whether to send.
+   * crash) is left alone and answers `null`. Answers whether to send; a fired result is recorded
+   * as its first send, claimed by this caller until `leaseUntil`.
    */
-  decide(alertId: number, checkId: number, r: ResultInput): Promise<boolean | null> {
+  decide(alertId: number, checkId: number, r: ResultInput, leaseUntil: Date): Promise<boolean | null> {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('alert_states')
@@ -241,6 +246,8 @@ export class AlertsRepository {
           fired: fire,
           delivery: fire ? 'sending' : 'none',
           error: r.error,
+          attempts: fire ? 1 : 0,
+          lease_until: fire ? leaseUntil : null,
         })
         .onConflict((oc) => oc.columns(['check_id', 'recipient_key']).doNothing())
         .returning('check_id')
@@ -257,20 +264,123 @@ export class AlertsRepository {
     });
   }
 
-  async delivered(
+  /**
+   * Records a send of a fired result and its log entry, in one transaction. Only the claim that
+   * made this attempt writes (`delivery` still `sending` at this attempt): a sender whose lease
+   * passed and whose result was taken over records nothing over its successor's.
+   */
+  async recordSend(
     checkId: number,
     recipientKey: string,
-    outcome: { sentAt: Date } | { error: string },
+    attempt: number,
+    outcome: SendOutcome,
+    at: Date,
   ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const sent = 'sentAt' in outcome;
+      const updated = await trx
+        .updateTable('alert_check_results')
+        .set(
+          sent
+            ? {
+                delivery: 'sent',
+                sent_at: outcome.sentAt,
+                error: null,
+                next_attempt_at: null,
+                lease_until: null,
+              }
+            : {
+                delivery: outcome.retryAt === null ? 'failed' : 'retrying',
+                error: outcome.error,
+                next_attempt_at: outcome.retryAt,
+                lease_until: null,
+              },
+        )
+        .where('check_id', '=', checkId)
+        .where('recipient_key', '=', recipientKey)
+        .where('delivery', '=', 'sending')
+        .where('attempts', '=', attempt)
+        .returning('check_id')
+        .executeTakeFirst();
+      if (!updated) return;
+      await trx
+        .insertInto('alert_delivery_attempts')
+        .values({
+          check_id: checkId,
+          recipient_key: recipientKey,
+          attempt,
+          attempted_at: at,
+          outcome: sent ? 'sent' : 'failed',
+          error: sent ? null : outcome.error,
+          retry_at: sent ? null : outcome.retryAt,
+        })
+        .onConflict((oc) => oc.columns(['check_id', 'recipient_key', 'attempt']).doNothing())
+        .execute();
+    });
+  }
+
+  /**
+   * Claims one fired result to send again: one waiting for its retry time, or one whose sender's
+   * lease passed (its replica died mid-send). SKIP LOCKED, so replicas take different ones; the
+   * claim counts the attempt.
+   */
+  claimRedelivery(
+    now: Date,
+    leaseUntil: Date,
+    maxAttempts: number,
+  ): Promise<AlertCheckResultRow | undefined> {
+    return this.db
+      .updateTable('alert_check_results')
+      .set({ delivery: 'sending', attempts: sql`attempts + 1`, lease_until: leaseUntil })
+      .where(
+        sql<boolean>`(check_id, recipient_key)`,
+        'in',
+        this.db
+          .selectFrom('alert_check_results')
+          .select(['check_id', 'recipient_key'])
+          .where((w) =>
+            w.or([
+              w.and([w('delivery', '=', 'retrying'), w('next_attempt_at', '<=', now)]),
+              w.and([
+                w('delivery', '=', 'sending'),
+                w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]),
+              ]),
+            ]),
+          )
+          .where('attempts', '<', maxAttempts)
+          .orderBy('next_attempt_at')
+          .limit(1)
+          .forUpdate()
+          .skipLocked() as never,
+      )
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Sends interrupted at their last allowed attempt are given up, with the reason in the log. */
+  async abandonInterrupted(now: Date, maxAttempts: number): Promise<void> {
     await this.db
       .updateTable('alert_check_results')
-      .set(
-        'sentAt' in outcome
-          ? { delivery: 'sent', sent_at: outcome.sentAt, error: null }
-          : { delivery: 'failed', error: outcome.error },
-      )
-      .where('check_id', '=', checkId)
-      .where('recipient_key', '=', recipientKey)
+      .set({
+        delivery: 'failed',
+        error: 'The delivery was interrupted at its last attempt',
+        lease_until: null,
+      })
+      .where('delivery', '=', 'sending')
+      .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
+      .where('attempts', '>=', maxAttempts)
+      .execute();
+  }
+
+  attempts(checkIds: number[]): Promise<AlertDeliveryAttemptRow[]> {
+    if (checkIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('alert_delivery_attempts')
+      .selectAll()
+      .where('check_id', 'in', checkIds)
+      .orderBy('check_id')
+      .orderBy('recipient_key')
+      .orderBy('attempt')
       .execute();
   }
 

@@ -47,10 +47,14 @@ export const alertRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertsService }> =
         operationId: 'createAlert',
         summary: 'Create an alert on a measure',
         description:
-          'Watches one measure (with filters, and a time dimension whose latest period is the value) and mails the ' +
+          'Watches one measure (with filters, and a time dimension whose latest period is the value) and tells the ' +
           'recipients when the condition starts to hold: `above`/`below` a `threshold`, or `changeBy` more than ' +
-          '`percent` against the previous period (needs the time dimension). Once per crossing: nothing more is sent ' +
-          'while the condition keeps holding, and the next mail comes after it stopped and holds again. Checked on the ' +
+          '`percent` against the previous period (needs the time dimension). A recipient is mailed, or, given as a ' +
+          '`url` with a `secret`, receives a JSON POST signed as notification webhooks are (`Tessera-Signature`, ' +
+          '`Tessera-Delivery`); the secret is stored sealed and never returned. Once per crossing: nothing more is ' +
+          'sent while the condition keeps holding, and the next delivery comes after it stopped and holds again. A ' +
+          'delivery that fails for a reason that may pass (SMTP down, a webhook 5xx or unreachable) is retried on ' +
+          'later checker passes with doubling backoff, a bounded number of times, still once per crossing. Checked on the ' +
           "schedule of the notifications' fields (`scheduleType`, time fields or `customCron`, IANA `timezone`). " +
           '`securityContext` `owner` (default) reads the measure as the creator; `recipient` as each recipient, whose ' +
           `row-level policies apply, with the state kept per recipient. ${own}`,
@@ -85,9 +89,10 @@ export const alertRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertsService }> =
         operationId: 'updateAlert',
         summary: 'Update an alert',
         description:
-          'Any subset of the fields; `recipients` replaces the list. Changing what is watched (query, condition, ' +
+          'Any subset of the fields; `recipients` replaces the list (a webhook `url` the alert has, given without ' +
+          '`secret`, keeps its secret). Changing what is watched (query, condition, ' +
           'security context, recipients) forgets whether the condition held, so the next check finding it holding ' +
-          `mails again. Changing the cadence restarts the schedule from now. ${own} ${notFound}`,
+          `delivers again. Changing the cadence restarts the schedule from now. ${own} ${notFound}`,
         params: AlertParams,
         body: UpdateAlertBody,
         response: { 200: Alert },
@@ -125,7 +130,7 @@ export const alertRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertsService }> =
         operationId: 'checkAlert',
         summary: 'Check an alert now',
         description:
-          'Reads the measure now, outside the schedule, and mails whoever the condition has just started to hold ' +
+          'Reads the measure now, outside the schedule, and delivers to whoever the condition has just started to hold ' +
           `for, as a scheduled check would. Answers the check's run-log entry. ${own} ${notFound}`,
         params: AlertParams,
         response: { 200: AlertCheck },
@@ -143,8 +148,9 @@ export const alertRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertsService }> =
         summary: "The alert's run log: each check with each recipient's value and delivery",
         description:
           'Newest first. Per recipient: the value read (and the previous period’s for `changeBy`), whether the ' +
-          'condition held, whether it fired (it had not held at the check before), and the mail’s outcome ' +
-          `(\`none\`, \`sending\`, \`sent\`, \`failed\` with its error). ${own} ${notFound}`,
+          'condition held, whether it fired (it had not held at the check before), and the delivery’s outcome ' +
+          '(`none`, `sending`, `retrying` until `nextAttemptAt`, `sent`, `failed` with its error), with each ' +
+          `attempt's outcome in \`attempts\`. ${own} ${notFound}`,
         params: AlertParams,
         querystring: AlertsListQuery,
         response: { 200: AlertChecksListResponse },

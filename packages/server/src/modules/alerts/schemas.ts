@@ -87,8 +87,33 @@ const AlertRecipientInput = Type.Object(
   {
     userId: Type.Optional(nullable(Id)),
     email: Type.Optional(nullable(Type.String({ minLength: 3, maxLength: 320 }))),
+    url: Type.Optional(
+      nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 2000,
+          description: 'A webhook: the http(s) URL that receives a signed JSON POST per crossing',
+        }),
+      ),
+    ),
+    secret: Type.Optional(
+      nullable(
+        Type.String({
+          minLength: 16,
+          maxLength: 200,
+          description:
+            "The webhook's signing secret (HMAC-SHA256, as notification webhooks). Required for a new URL; " +
+            'omitted, a URL the alert already has keeps its secret. Stored sealed, never returned',
+        }),
+      ),
+    ),
   },
-  { ...strict, description: 'An account user by `userId` or `email`, or (under `owner` only) any address' },
+  {
+    ...strict,
+    description:
+      'One of: an account user by `userId` or `email`; under `owner` only, any address (`email`) or a webhook ' +
+      '(`url` with `secret`)',
+  },
 );
 
 const ScheduleType = Type.Enum(scheduleTypes);
@@ -133,6 +158,9 @@ const dateTime = Type.String({ format: 'date-time' });
 export const AlertRecipient = Type.Object({
   userId: nullable(Type.Integer()),
   email: nullable(Type.String()),
+  url: Type.Optional(
+    Type.String({ description: 'A webhook recipient: its URL (its secret is never returned)' }),
+  ),
 });
 
 export const Alert = Type.Object({
@@ -166,7 +194,15 @@ export const Alert = Type.Object({
 export const AlertsListResponse = Type.Object({ items: Type.Array(Alert), pageInfo: PageInfoSchema });
 
 export const checkStates = ['pending', 'running', 'done', 'failed'] as const;
-export const deliveryOutcomes = ['none', 'sending', 'sent', 'failed'] as const;
+export const deliveryOutcomes = ['none', 'sending', 'retrying', 'sent', 'failed'] as const;
+
+export const AlertDeliveryAttempt = Type.Object({
+  attempt: Type.Integer({ minimum: 1 }),
+  at: dateTime,
+  outcome: Type.Enum(['sent', 'failed']),
+  error: nullable(Type.String()),
+  retryAt: nullable(Type.String({ format: 'date-time', description: 'When the next attempt is due' })),
+});
 
 export const AlertCheckResult = Type.Object({
   recipient: AlertRecipient,
@@ -177,10 +213,17 @@ export const AlertCheckResult = Type.Object({
   ),
   previousValue: nullable(Type.Number({ description: '`changeBy`: the period before' })),
   conditionMet: nullable(Type.Boolean({ description: 'null when the value could not be read' })),
-  fired: Type.Boolean({ description: 'The condition started to hold at this check: a mail was due' }),
-  delivery: Type.Enum(deliveryOutcomes),
+  fired: Type.Boolean({
+    description: 'The condition started to hold at this check: one delivery was due (mail or webhook)',
+  }),
+  delivery: Type.Enum(deliveryOutcomes, {
+    description:
+      '`retrying`: a retryable failure (SMTP down, a webhook 5xx or unreachable); sent again at `nextAttemptAt`',
+  }),
   error: nullable(Type.String()),
   sentAt: nullable(dateTime),
+  nextAttemptAt: nullable(dateTime),
+  attempts: Type.Array(AlertDeliveryAttempt, { description: 'Each send of this delivery, oldest first' }),
 });
 
 export const AlertCheck = Type.Object({

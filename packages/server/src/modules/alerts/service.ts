@@ -1,7 +1,14 @@
 import type { Static } from 'typebox';
 import type { Principal } from '../../auth/principal.ts';
+import type { SecretBox } from '../../crypto/secrets.ts';
 import type { Db } from '../../db/database.ts';
-import type { AlertCheckResultRow, AlertCheckRow, AlertRecipientRow, AlertRow } from '../../db/schema.ts';
+import type {
+  AlertCheckResultRow,
+  AlertCheckRow,
+  AlertDeliveryAttemptRow,
+  AlertRecipientRow,
+  AlertRow,
+} from '../../db/schema.ts';
 import {
   DomainError,
   type FieldProblem,
@@ -13,6 +20,7 @@ import type { AuditLog } from '../audit-log/service.ts';
 import type { DeploymentsService } from '../deployments/service.ts';
 import { buildSchedule } from '../notifications/schedule.ts';
 import { nextFireTimes } from '../notifications/schedule-times.ts';
+import { webhookUrlProblem } from '../notifications/signed-webhook.ts';
 import { humanReadable } from '../notifications/view.ts';
 import type { AlertChecker } from './checker.ts';
 import type { MeasureReader } from './measure.ts';
@@ -35,15 +43,18 @@ export interface AlertsServiceDeps {
   measures: MeasureReader;
   checker: AlertChecker;
   audit: Pick<AuditLog, 'record'>;
+  /** Seals webhook recipients' secrets (never returned, logged or audited). */
+  secrets: Pick<SecretBox, 'seal'>;
   now?: () => Date;
 }
 
 /**
  * Alerts on measures (issue 23 item 6): "tell me when this measure crosses a threshold, or
  * changes by more than N% against the previous period". An alert is checked on its schedule by
- * checker.ts, or now with POST .../check; it mails a recipient when its condition starts to hold
- * for them, never again while it keeps holding. Its owner is the user whose credential created
- * it: under `owner` the measure is read as them, under `recipient` as each recipient.
+ * checker.ts, or now with POST .../check; it mails a recipient (or POSTs to a webhook one) when
+ * its condition starts to hold for them, never again while it keeps holding. Its owner is the
+ * user whose credential created it: under `owner` the measure is read as them, under `recipient`
+ * as each recipient.
  */
 export class AlertsService {
   private readonly now: () => Date;
@@ -77,7 +88,7 @@ export class AlertsService {
   async create(principal: Principal, deploymentId: number, body: Create): Promise<View> {
     await this.deps.deployments.require(principal.tenantId, deploymentId);
     const ownerId = principal.userId > 0 ? principal.userId : null;
-    const checked = await this.check(principal.tenantId, deploymentId, ownerId, body);
+    const checked = await this.check(principal.tenantId, deploymentId, ownerId, body, []);
     const now = this.now();
     const id = await this.deps.db.transaction().execute(async (trx) => {
       const row = await this.deps.alerts.insert(
@@ -109,7 +120,8 @@ export class AlertsService {
    */
   async update(principal: Principal, deploymentId: number, id: number, body: Update): Promise<View> {
     const row = await this.require(principal, deploymentId, id);
-    const current = view(row, await this.deps.alerts.recipients([id]));
+    const existing = await this.deps.alerts.recipients([id]);
+    const current = view(row, existing);
     const merged: Create = {
       name: body.name ?? current.name,
       query: body.query ?? current.query,
@@ -121,13 +133,16 @@ export class AlertsService {
       dayOfWeek: body.dayOfWeek !== undefined ? body.dayOfWeek : current.dayOfWeek,
       dayOfMonth: body.dayOfMonth !== undefined ? body.dayOfMonth : current.dayOfMonth,
       timezone: body.timezone ?? current.timezone,
+      // A webhook named again without its secret keeps the one stored (recipients() below).
       recipients:
         body.recipients ??
-        current.recipients.map((r) => (r.userId ? { userId: r.userId } : { email: r.email })),
+        current.recipients.map((r) =>
+          r.userId ? { userId: r.userId } : r.url ? { url: r.url } : { email: r.email },
+        ),
       securityContext: body.securityContext ?? current.securityContext,
       isEnabled: body.isEnabled ?? current.isEnabled,
     };
-    const checked = await this.check(principal.tenantId, deploymentId, row.owner_id, merged);
+    const checked = await this.check(principal.tenantId, deploymentId, row.owner_id, merged, existing);
     const now = this.now();
     const rescheduled =
       checked.columns.cron_expression !== row.cron_expression ||
@@ -198,11 +213,16 @@ export class AlertsService {
   }
 
   private async checkViews(checks: AlertCheckRow[], recipients: AlertRecipientRow[]): Promise<CheckView[]> {
-    const results = await this.deps.alerts.results(checks.map((c) => c.id));
+    const ids = checks.map((c) => c.id);
+    const [results, attempts] = await Promise.all([
+      this.deps.alerts.results(ids),
+      this.deps.alerts.attempts(ids),
+    ]);
     return checks.map((c) =>
       checkView(
         c,
         results.filter((r) => r.check_id === c.id),
+        attempts.filter((a) => a.check_id === c.id),
         recipients,
       ),
     );
@@ -217,7 +237,13 @@ export class AlertsService {
   }
 
   /** Every problem of the body at once (one 400 naming each field), then its columns. */
-  private async check(tenantId: number, deploymentId: number, ownerId: number | null, body: Create) {
+  private async check(
+    tenantId: number,
+    deploymentId: number,
+    ownerId: number | null,
+    body: Create,
+    existing: AlertRecipientRow[],
+  ) {
     const problems: FieldProblem[] = [];
     const built = buildSchedule(body);
     if (!built.ok) problems.push(...built.errors);
@@ -228,7 +254,7 @@ export class AlertsService {
         message:
           'owner needs a credential of a user, whose security context reads the measure; use recipient',
       });
-    const recipients = await this.recipients(tenantId, body.recipients, mode, problems);
+    const recipients = await this.recipients(tenantId, body.recipients, mode, existing, problems);
     if (ownerId !== null) {
       const owner = await this.deps.viewers.user(tenantId, ownerId);
       const members = await this.deps.measures.members(owner, deploymentId);
@@ -270,33 +296,63 @@ export class AlertsService {
   }
 
   /**
-   * Each recipient is an account user (by id or email), or under `owner` any address. Under
-   * `recipient` the measure is read as each of them, so each must be an account user.
+   * Each recipient is an account user (by id or email), or under `owner` any address or a
+   * webhook. Under `recipient` the measure is read as each of them, so each must be an account
+   * user. A webhook's secret is sealed here; one named again without it keeps the stored one.
    */
   private async recipients(
     tenantId: number,
     input: Create['recipients'],
     mode: string,
+    existing: AlertRecipientRow[],
     problems: FieldProblem[],
   ): Promise<Omit<AlertRecipientRow, 'alert_id'>[]> {
     const out = new Map<string, Omit<AlertRecipientRow, 'alert_id'>>();
+    const none = { user_id: null, email: null, webhook_url: null, webhook_secret_sealed: null };
     for (const [i, r] of input.entries()) {
       const field = `body/recipients/${i}`;
-      if ((r.userId == null) === (r.email == null)) {
-        problems.push({ field, message: 'give exactly one of userId and email' });
+      const given = [r.userId, r.email, r.url].filter((x) => x != null).length;
+      if (given !== 1) {
+        problems.push({ field, message: 'give exactly one of userId, email and url' });
+        continue;
+      }
+      if (r.secret != null && r.url == null) {
+        problems.push({ field: `${field}/secret`, message: 'is for a webhook recipient (url) only' });
+        continue;
+      }
+      if (r.url != null) {
+        const url = r.url.trim();
+        const key = `webhook:${url}`;
+        const kept = existing.find((x) => x.recipient_key === key)?.webhook_secret_sealed ?? null;
+        const bad = webhookUrlProblem(url);
+        if (bad) problems.push({ field: `${field}/url`, message: bad });
+        else if (mode === 'recipient')
+          problems.push({
+            field: `${field}/url`,
+            message:
+              'is no account user: under securityContext recipient each recipient reads the measure as themselves',
+          });
+        else if (r.secret == null && kept === null)
+          problems.push({ field: `${field}/secret`, message: 'is required for a new webhook' });
+        else
+          out.set(key, {
+            ...none,
+            recipient_key: key,
+            webhook_url: url,
+            webhook_secret_sealed: r.secret != null ? this.deps.secrets.seal(r.secret) : kept,
+          });
         continue;
       }
       if (r.userId != null) {
         const user = await this.deps.users.find(tenantId, r.userId);
         if (!user) problems.push({ field: `${field}/userId`, message: `user ${r.userId} does not exist` });
-        else out.set(`user:${user.id}`, { recipient_key: `user:${user.id}`, user_id: user.id, email: null });
+        else out.set(`user:${user.id}`, { ...none, recipient_key: `user:${user.id}`, user_id: user.id });
         continue;
       }
       const email = (r.email as string).trim().toLowerCase();
       // An account user's address is theirs whatever its shape (`admin@localhost`); others must look like one.
       const user = await this.deps.users.findByEmail(tenantId, email);
-      if (user)
-        out.set(`user:${user.id}`, { recipient_key: `user:${user.id}`, user_id: user.id, email: null });
+      if (user) out.set(`user:${user.id}`, { ...none, recipient_key: `user:${user.id}`, user_id: user.id });
       else if (!emailShape.test(email))
         problems.push({ field: `${field}/email`, message: 'is not an email address' });
       else if (mode === 'recipient')
@@ -305,7 +361,7 @@ export class AlertsService {
           message:
             'is no account user: under securityContext recipient each recipient reads the measure as themselves',
         });
-      else out.set(`email:${email}`, { recipient_key: `email:${email}`, user_id: null, email });
+      else out.set(`email:${email}`, { ...none, recipient_key: `email:${email}`, email });
     }
     return [...out.values()];
   }
@@ -315,11 +371,19 @@ function iso(d: Date | null): string | null {
   return d === null ? null : d.toISOString();
 }
 
+/** A recipient as the API shows it: a webhook by its URL, never its secret. */
+function recipientView(r: AlertRecipientRow) {
+  return r.webhook_url !== null
+    ? { userId: null, email: null, url: r.webhook_url }
+    : { userId: r.user_id, email: r.email };
+}
+
 function recipientOf(key: string, recipients: AlertRecipientRow[]) {
   const r = recipients.find((x) => x.recipient_key === key);
-  if (r) return { userId: r.user_id, email: r.email };
+  if (r) return recipientView(r);
   // A recipient removed since: its key still says who it was.
   const [kind, rest] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+  if (kind === 'webhook') return { userId: null, email: null, url: rest };
   return kind === 'user' ? { userId: Number(rest), email: null } : { userId: null, email: rest };
 }
 
@@ -341,7 +405,7 @@ function view(row: AlertRow, recipients: AlertRecipientRow[]): View {
     humanReadableSchedule: humanReadable(row),
     timezone: row.timezone,
     isEnabled: row.is_enabled,
-    recipients: recipients.map((r) => ({ userId: r.user_id, email: r.email })),
+    recipients: recipients.map(recipientView),
     ownerId: row.owner_id,
     nextCheckAt: iso(row.next_fire_at),
     createdAt: row.created_at.toISOString(),
@@ -352,6 +416,7 @@ function view(row: AlertRow, recipients: AlertRecipientRow[]): View {
 function checkView(
   c: AlertCheckRow,
   results: AlertCheckResultRow[],
+  attempts: AlertDeliveryAttemptRow[],
   recipients: AlertRecipientRow[],
 ): CheckView {
   return {
@@ -372,6 +437,16 @@ function checkView(
       delivery: r.delivery,
       error: r.error,
       sentAt: iso(r.sent_at),
+      nextAttemptAt: r.delivery === 'retrying' ? iso(r.next_attempt_at) : null,
+      attempts: attempts
+        .filter((a) => a.recipient_key === r.recipient_key)
+        .map((a) => ({
+          attempt: a.attempt,
+          at: a.attempted_at.toISOString(),
+          outcome: a.outcome,
+          error: a.error,
+          retryAt: iso(a.retry_at),
+        })),
     })),
   };
 }

@@ -1,6 +1,11 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
+import { DeliveryError } from './delivery-error.ts';
 import type { RenderedDashboardFile } from './renderer.ts';
+import { postSignedWebhook, signedHeaders, type WebhookTarget } from './signed-webhook.ts';
+
+export { DeliveryError } from './delivery-error.ts';
+export { type WebhookTarget, webhookSignature } from './signed-webhook.ts';
 
 /**
  * The two ways a rendered dashboard leaves Tessera (DESIGN.md "Notifications and rendering"):
@@ -26,21 +31,6 @@ export interface DeliveryMessage {
 export interface EmailTarget {
   address: string;
   name: string | null;
-}
-
-export interface WebhookTarget {
-  url: string;
-  secret: string;
-}
-
-export class DeliveryError extends Error {
-  constructor(
-    message: string,
-    /** false: retrying cannot help (no SMTP configured, a refused address). */
-    readonly retryable = true,
-  ) {
-    super(message);
-  }
 }
 
 export interface Channels {
@@ -78,23 +68,7 @@ export function createChannels(settings: ChannelSettings): Channels {
       }
     },
     async webhook(target, message) {
-      const { body, headers } = signedWebhook(target.secret, message, new Date());
-      let response: Response;
-      try {
-        response = await fetch(target.url, {
-          method: 'POST',
-          headers,
-          body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(settings.webhookTimeoutMs ?? 30_000),
-        });
-      } catch (error) {
-        const cause = (error as { cause?: { code?: string } }).cause?.code;
-        throw new DeliveryError(`Webhook: ${cause ?? (error as Error).name ?? 'request failed'}`);
-      }
-      await response.arrayBuffer().catch(() => undefined);
-      if (response.status < 200 || response.status > 299)
-        throw new DeliveryError(`Webhook: the endpoint answered ${response.status}`);
+      await postSignedWebhook(target, message.deliveryId, webhookBody(message), settings.webhookTimeoutMs);
     },
     close() {
       transport?.then((t) => t.close()).catch(() => undefined);
@@ -222,13 +196,16 @@ export function composeEmail(from: string, domain: string, target: EmailTarget, 
 }
 
 /**
- * The webhook request: JSON with the delivery's details and the file in base64, signed as
- * `Tessera-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` with the recipient's
- * secret (the scheme of Stripe's webhooks: the timestamp inside the signature lets a receiver
- * refuse replays older than it tolerates). `Tessera-Timestamp` repeats the timestamp.
+ * The webhook request: JSON with the delivery's details and the file in base64, signed by
+ * signed-webhook.ts (the scheme alerts' webhooks share).
  */
 export function signedWebhook(secret: string, m: DeliveryMessage, now: Date) {
-  const body = JSON.stringify({
+  const body = webhookBody(m);
+  return { body, headers: signedHeaders(secret, m.deliveryId, body, now) };
+}
+
+function webhookBody(m: DeliveryMessage): string {
+  return JSON.stringify({
     type: 'notification.delivered',
     deliveryId: m.deliveryId,
     notificationId: m.notificationId,
@@ -246,21 +223,6 @@ export function signedWebhook(secret: string, m: DeliveryMessage, now: Date) {
     failedWidgets: m.file.failedWidgets,
     file: m.file.bytes.toString('base64'),
   });
-  const timestamp = Math.floor(now.getTime() / 1000);
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'user-agent': 'Tessera-Webhook/1',
-      'tessera-delivery': m.deliveryId,
-      'tessera-timestamp': String(timestamp),
-      'tessera-signature': `t=${timestamp},v1=${webhookSignature(secret, timestamp, body)}`,
-    },
-  };
-}
-
-export function webhookSignature(secret: string, timestamp: number, body: string): string {
-  return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
 /** One formatter per time zone: building an Intl.DateTimeFormat costs more than a mail's other headers. */

@@ -24,6 +24,7 @@ import type {
   RemoveRecipientsBody,
 } from './schemas.ts';
 import type { NotificationsService } from './service.ts';
+import { webhookUrlProblem } from './signed-webhook.ts';
 
 export interface RecipientsServiceDeps {
   db: Db;
@@ -337,14 +338,8 @@ export class RecipientsService {
       }
       case 'WEBHOOK': {
         const url = input.url?.trim() ?? '';
-        let parsed: URL | null = null;
-        try {
-          parsed = new URL(url);
-        } catch {
-          parsed = null;
-        }
-        if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.username || parsed.password)
-          return problem('url', 'must be an http or https URL without credentials');
+        const bad = webhookUrlProblem(url);
+        if (bad) return problem('url', bad);
         return {
           ...base,
           type: 'WEBHOOK',

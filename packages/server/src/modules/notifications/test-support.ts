@@ -98,8 +98,12 @@ export async function publishNotificationBoard(server: TestServer, deploymentId 
   return { workbookId: wb.id as number, publicId: board.publicId as string, dashboardId: board.id as number };
 }
 
-/** An SMTP server in this process (smtp-server) that keeps every message, parsed (mailparser). */
-export async function startMailbox() {
+/**
+ * An SMTP server in this process (smtp-server) that keeps every message, parsed (mailparser).
+ * `port`: listen where an earlier mailbox did, as a server that was down and is up again;
+ * `closeTimeoutMs`: how long closing waits for clients' connections before dropping them.
+ */
+export async function startMailbox(options: { port?: number; closeTimeoutMs?: number } = {}) {
   const messages: ParsedMail[] = [];
   const envelopes: string[][] = [];
   const waiters: (() => void)[] = [];
@@ -111,6 +115,7 @@ export async function startMailbox() {
     disabledCommands: ['STARTTLS'],
     logger: false,
     size: 50 * 1024 * 1024,
+    ...(options.closeTimeoutMs === undefined ? {} : { closeTimeout: options.closeTimeoutMs }),
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -133,11 +138,12 @@ export async function startMailbox() {
       });
     },
   });
-  smtp.listen(0, '127.0.0.1');
+  smtp.listen(options.port ?? 0, '127.0.0.1');
   await once(smtp.server, 'listening');
   const port = (smtp.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    port,
     messages,
     envelopes,
     /** The `n`th message from now is read and never answered; resolves once it arrives. */
