@@ -2,6 +2,7 @@ import type { Dialect, DialectName } from './dialect/dialect.ts';
 import { duckdb } from './dialect/duckdb.ts';
 import { mysql } from './dialect/mysql.ts';
 import { postgres } from './dialect/postgres.ts';
+import { presto } from './dialect/presto.ts';
 import { type CompiledSql, printSelect } from './dialect/print.ts';
 import { redshift } from './dialect/redshift.ts';
 import { snowflake } from './dialect/snowflake.ts';
@@ -25,6 +26,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   trino,
   snowflake,
   redshift,
+  presto,
 };
 
 export interface CompileQueryOptions {

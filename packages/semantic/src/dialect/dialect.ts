@@ -61,7 +61,15 @@ export interface Dialect {
   readonly refuses?: { readonly fullJoin?: string };
 }
 
-export const DIALECT_NAMES = ['duckdb', 'postgres', 'mysql', 'trino', 'snowflake', 'redshift'] as const;
+export const DIALECT_NAMES = [
+  'duckdb',
+  'postgres',
+  'mysql',
+  'trino',
+  'snowflake',
+  'redshift',
+  'presto',
+] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 export function quoteWith(q: string) {
