@@ -35,8 +35,10 @@ function units(i: Interval): Array<[number, string]> {
  * - `count_distinct_approx` is Redshift's APPROXIMATE COUNT(DISTINCT) (HyperLogLog, as Cube's
  *   RedshiftQuery prints it).
  * Relative date ranges need nothing of the engine: the planner turns them into bounds from the
- * query's `now`, so neither GETDATE() nor SYSDATE is printed. Window frames: the planner's own SQL
- * has only `rank()` (no frame); outer SQL of the SQL API is printed for PostgreSQL and DuckDB.
+ * query's `now`; in the SQL API's outer SQL, CURRENT_TIMESTAMP and now() (leader-node functions,
+ * refused next to tables) become GETDATE(), the statement's start. Window frames: the planner's
+ * own SQL has only `rank()` (no frame); in outer SQL Redshift takes ROWS frames only, and needs
+ * one on an aggregate window with ORDER BY (the window functions page), else the query is refused.
  * The driver sets each session's time zone to UTC, as the PostgreSQL dialect expects.
  */
 export const redshift: Dialect = {
@@ -70,6 +72,7 @@ export const redshift: Dialect = {
   like: (expr, pattern, negated) =>
     `LOWER(${expr}) ${negated ? 'NOT LIKE' : 'LIKE'} LOWER(${pattern}) ESCAPE '\\\\'`,
   notDistinct: (left, right) => `(${left} = ${right} OR (${left} IS NULL AND ${right} IS NULL))`,
+  sqlApi: { rowFramesOnly: 'Redshift', now: 'GETDATE()' },
   values: (rows, columns) =>
     rows
       .map((r, i) => `SELECT ${r.map((v, j) => (i === 0 ? `${v} AS ${columns[j]}` : v)).join(', ')}`)
