@@ -16,7 +16,7 @@ const fields = serverFields('redshift', 'Amazon Redshift', defaultPort);
  */
 function session(deploymentId: number | null): SessionStatement[] {
   const label = `tessera${deploymentId === null ? '' : `-${deploymentId}`}`;
-  return [{ sql: "SET TIME ZONE 'UTC'" }, { sql: `SET query_group TO '${label}'`, optional: ['42704'] }];
+  return [{ sql: "SET timezone TO 'UTC'" }, { sql: `SET query_group TO '${label}'`, optional: ['42704'] }];
 }
 
 function connection(settings: ClearSettings, deploymentId: number | null = null): PostgresSettings {
