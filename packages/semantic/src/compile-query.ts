@@ -2,7 +2,9 @@ import type { Dialect, DialectName } from './dialect/dialect.ts';
 import { duckdb } from './dialect/duckdb.ts';
 import { mysql } from './dialect/mysql.ts';
 import { postgres } from './dialect/postgres.ts';
+import { presto } from './dialect/presto.ts';
 import { type CompiledSql, printSelect } from './dialect/print.ts';
+import { redshift } from './dialect/redshift.ts';
 import { snowflake } from './dialect/snowflake.ts';
 import { trino } from './dialect/trino.ts';
 import { UserError } from './errors.ts';
@@ -17,7 +19,15 @@ import { type OutputColumn, outputColumns } from './result/format.ts';
 import { resolveAccess } from './security/access.ts';
 import type { SecurityContext } from './security/context.ts';
 
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { duckdb, postgres, mysql, trino, snowflake };
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
+  duckdb,
+  postgres,
+  mysql,
+  trino,
+  snowflake,
+  redshift,
+  presto,
+};
 
 export interface CompileQueryOptions {
   readonly dialect: DialectName | Dialect;

@@ -18,7 +18,9 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
  *   others as INTERNAL_ERROR; a statement naming `tessera_protocol_out_of_memory` fails with
  *   INSUFFICIENT_RESOURCES; one naming `tessera_protocol_sleep` runs until it is cancelled;
  * - X-Trino-User is required, `users` checks Basic credentials (401 otherwise), and a statement
- *   reading a table under another X-Trino-Catalog than `catalog` fails with CATALOG_NOT_FOUND.
+ *   reading a table under another X-Trino-Catalog than `catalog` fails with CATALOG_NOT_FOUND;
+ * - Presto's X-Presto-* headers are read where Trino's are absent (Presto's client protocol is
+ *   Trino's with that prefix), so the same server stands in for a Presto coordinator.
  */
 export interface TrinoProtocolServer {
   url: string;
@@ -156,7 +158,8 @@ export async function startTrinoProtocolServer(options: {
       q.result,
       new Promise<null>((resolve) => setTimeout(() => resolve(null), 200)),
     ]);
-    if (!result) return { id: q.id, nextUri: uri(q, token + 1), stats: { state: 'RUNNING' } };
+    // still running: the client asks again for the same rows (the next token would skip them)
+    if (!result) return { id: q.id, nextUri: uri(q, token), stats: { state: 'RUNNING' } };
     if ('error' in result) return { id: q.id, error: result.error, stats: { state: 'FAILED' } };
     const rows = result.rows.slice(token * pageSize, (token + 1) * pageSize);
     const more = (token + 1) * pageSize < result.rows.length;
@@ -174,7 +177,7 @@ export async function startTrinoProtocolServer(options: {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
-        const user = req.headers['x-trino-user'];
+        const user = req.headers['x-trino-user'] ?? req.headers['x-presto-user'];
         if (typeof user !== 'string' || user === '') {
           res.writeHead(400, { 'Content-Type': 'text/plain' });
           res.end('User must be set');
@@ -194,7 +197,9 @@ export async function startTrinoProtocolServer(options: {
           const sql = Buffer.concat(chunks).toString('utf8');
           const id = `20261128_000000_${String(++count).padStart(5, '0')}_tessr`;
           statements.push({ id, sql, headers: req.headers, dataPages: 0, busyAnswers: 0 });
-          const catalog = req.headers['x-trino-catalog'] as string | undefined;
+          const catalog = (req.headers['x-trino-catalog'] ?? req.headers['x-presto-catalog']) as
+            | string
+            | undefined;
           let start!: () => void;
           const started = new Promise<void>((resolve) => {
             start = resolve;

@@ -4013,6 +4013,30 @@ export interface operations {
                     caCertificate?: string;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'redshift';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    maxConnections?: number;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'presto';
+                    host?: string;
+                    port?: number;
+                    ssl?: boolean;
+                    user?: string;
+                    catalog?: string;
+                    schema?: string;
+                    caCertificate?: string;
+                    maxConnections?: number;
+                    hasPassword: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4104,6 +4128,30 @@ export interface operations {
                 | {
                     /** @enum {string} */
                     type: 'trino';
+                    host?: string;
+                    port?: number;
+                    ssl?: boolean;
+                    user?: string;
+                    catalog?: string;
+                    schema?: string;
+                    caCertificate?: string;
+                    maxConnections?: number;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'redshift';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    maxConnections?: number;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'presto';
                     host?: string;
                     port?: number;
                     ssl?: boolean;
@@ -4440,6 +4488,47 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Amazon Redshift
+                 * @enum {string}
+                 */
+                type: 'redshift';
+                host?: string;
+                /** @description Default 5439 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Presto (prestodb); queries in UTC only
+                 * @enum {string}
+                 */
+                type: 'presto';
+                host?: string;
+                /** @description Default 443 with `ssl`, 8080 without */
+                port?: number;
+                /** @description HTTPS; Presto takes a password over HTTPS only */
+                ssl?: boolean;
+                /** @description Sent as X-Presto-User; required */
+                user?: string;
+                /** @description Write-only; encrypted at rest; needs `ssl` */
+                password?: string;
+                /** @description The catalog unqualified table names are read from */
+                catalog?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4496,6 +4585,30 @@ export interface operations {
               | {
                   /** @enum {string} */
                   type: 'trino';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'redshift';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'presto';
                   host?: string;
                   port?: number;
                   ssl?: boolean;
@@ -4826,6 +4939,30 @@ export interface operations {
               | {
                   /** @enum {string} */
                   type: 'trino';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'redshift';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'presto';
                   host?: string;
                   port?: number;
                   ssl?: boolean;
@@ -5166,6 +5303,47 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Amazon Redshift
+                 * @enum {string}
+                 */
+                type: 'redshift';
+                host?: string;
+                /** @description Default 5439 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Presto (prestodb); queries in UTC only
+                 * @enum {string}
+                 */
+                type: 'presto';
+                host?: string;
+                /** @description Default 443 with `ssl`, 8080 without */
+                port?: number;
+                /** @description HTTPS; Presto takes a password over HTTPS only */
+                ssl?: boolean;
+                /** @description Sent as X-Presto-User; required */
+                user?: string;
+                /** @description Write-only; encrypted at rest; needs `ssl` */
+                password?: string;
+                /** @description The catalog unqualified table names are read from */
+                catalog?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -5222,6 +5400,30 @@ export interface operations {
               | {
                   /** @enum {string} */
                   type: 'trino';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'redshift';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'presto';
                   host?: string;
                   port?: number;
                   ssl?: boolean;
@@ -6675,6 +6877,30 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'redshift';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'presto';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7008,6 +7234,30 @@ export interface operations {
               | {
                   /** @enum {string} */
                   type: 'trino';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'redshift';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'presto';
                   host?: string;
                   port?: number;
                   ssl?: boolean;
@@ -7375,6 +7625,30 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'redshift';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'presto';
+                  host?: string;
+                  port?: number;
+                  ssl?: boolean;
+                  user?: string;
+                  catalog?: string;
+                  schema?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7704,6 +7978,47 @@ export interface operations {
               /** @description HTTPS; Trino takes a password over HTTPS only */
               ssl?: boolean;
               /** @description Sent as X-Trino-User; required */
+              user?: string;
+              /** @description Write-only; encrypted at rest; needs `ssl` */
+              password?: string;
+              /** @description The catalog unqualified table names are read from */
+              catalog?: string;
+              /** @description The schema unqualified table names are read from */
+              schema?: string;
+              /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
+              caCertificate?: string;
+              /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description Amazon Redshift
+               * @enum {string}
+               */
+              type: 'redshift';
+              host?: string;
+              /** @description Default 5439 */
+              port?: number;
+              database?: string;
+              user?: string;
+              /** @description Write-only; encrypted at rest */
+              password?: string;
+              ssl?: boolean;
+              /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description Presto (prestodb); queries in UTC only
+               * @enum {string}
+               */
+              type: 'presto';
+              host?: string;
+              /** @description Default 443 with `ssl`, 8080 without */
+              port?: number;
+              /** @description HTTPS; Presto takes a password over HTTPS only */
+              ssl?: boolean;
+              /** @description Sent as X-Presto-User; required */
               user?: string;
               /** @description Write-only; encrypted at rest; needs `ssl` */
               password?: string;
@@ -8050,6 +8365,47 @@ export interface operations {
                 /** @description HTTPS; Trino takes a password over HTTPS only */
                 ssl?: boolean;
                 /** @description Sent as X-Trino-User; required */
+                user?: string;
+                /** @description Write-only; encrypted at rest; needs `ssl` */
+                password?: string;
+                /** @description The catalog unqualified table names are read from */
+                catalog?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Amazon Redshift
+                 * @enum {string}
+                 */
+                type: 'redshift';
+                host?: string;
+                /** @description Default 5439 */
+                port?: number;
+                database?: string;
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Presto (prestodb); queries in UTC only
+                 * @enum {string}
+                 */
+                type: 'presto';
+                host?: string;
+                /** @description Default 443 with `ssl`, 8080 without */
+                port?: number;
+                /** @description HTTPS; Presto takes a password over HTTPS only */
+                ssl?: boolean;
+                /** @description Sent as X-Presto-User; required */
                 user?: string;
                 /** @description Write-only; encrypted at rest; needs `ssl` */
                 password?: string;
@@ -49690,7 +50046,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto or redshift */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -49783,7 +50139,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto or redshift */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
@@ -50114,7 +50470,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto or redshift */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50207,7 +50563,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto or redshift */
                 dbType: string;
                 extDbType: string;
                 external: boolean;

@@ -59,9 +59,23 @@ export interface Dialect {
    * query that needs it (never rows the engine would compute differently).
    */
   readonly refuses?: { readonly fullJoin?: string };
+  /**
+   * Outer SQL of the SQL API (sql-api/), printed for PostgreSQL, where the engine differs:
+   * `rowFramesOnly` names an engine whose window frames are ROWS only and required with ORDER BY
+   * on an aggregate; `now` is its clock where CURRENT_TIMESTAMP and now() are not to be used.
+   */
+  readonly sqlApi?: { readonly rowFramesOnly?: string; readonly now?: string };
 }
 
-export const DIALECT_NAMES = ['duckdb', 'postgres', 'mysql', 'trino', 'snowflake'] as const;
+export const DIALECT_NAMES = [
+  'duckdb',
+  'postgres',
+  'mysql',
+  'trino',
+  'snowflake',
+  'redshift',
+  'presto',
+] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 export function quoteWith(q: string) {

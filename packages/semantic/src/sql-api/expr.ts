@@ -1,3 +1,4 @@
+import type { Dialect } from '../dialect/dialect.ts';
 import { EXTRACT_FIELDS, functionName, OPERATORS, typeName } from './allow-list.ts';
 import { constValue, kindOf, type Node, names, stringLiteral, unsupported } from './ast.ts';
 import { printWindow } from './window.ts';
@@ -10,6 +11,8 @@ export interface ExprHooks {
   func?(call: Node, name: string): string | undefined;
   /** A subquery inside an expression (`IN (SELECT ...)`, `EXISTS`, scalar). */
   subquery(select: Node): string;
+  /** The engine's differences from PostgreSQL in outer SQL (window frames, clock). */
+  dialect?: Dialect;
 }
 
 /**
@@ -71,6 +74,7 @@ export function printExpr(node: Node, hooks: ExprHooks): string {
       };
       const f = fns[e.op];
       if (!f) throw unsupported(`${String(e.op).replace('SVFOP_', '').toLowerCase()} is not allowed`);
+      if (e.op === 'SVFOP_CURRENT_TIMESTAMP' && hooks.dialect?.sqlApi?.now) return hooks.dialect.sqlApi.now;
       return f;
     }
     case 'FuncCall':
@@ -130,6 +134,8 @@ function funcCall(e: Node, hooks: ExprHooks, p: (n: Node) => string): string {
   const claimed = hooks.func?.(e, lowered[lowered.length - 1]);
   if (claimed !== undefined) return claimed;
   const name = functionName(e.funcname);
+  const now = hooks.dialect?.sqlApi?.now;
+  if (now && name.toLowerCase() === 'now' && (e.args ?? []).length === 0 && !e.over) return now;
   if (e.agg_order || e.agg_within_group) throw unsupported(`ordered aggregate ${name}`);
   if (e.func_variadic) throw unsupported(`VARIADIC call of ${name}`);
   const args: Node[] = e.args ?? [];
@@ -144,7 +150,7 @@ function funcCall(e: Node, hooks: ExprHooks, p: (n: Node) => string): string {
     call = `${name}(${inside})`;
   }
   if (e.agg_filter) call += ` FILTER (WHERE ${p(e.agg_filter)})`;
-  if (e.over) call += ` OVER (${printWindow(e.over, p)})`;
+  if (e.over) call += ` OVER (${printWindow(e.over, p, name, hooks.dialect)})`;
   return call;
 }
 

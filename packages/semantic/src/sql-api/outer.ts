@@ -123,6 +123,7 @@ function simple(
   const fromSql = from.map((f) => fromItem(f, ctx, scope, relations, outer));
   const columns: Columns = { relations, parent: outer };
   const hooks: ExprHooks = {
+    dialect: ctx.dialect,
     column: (fields) => resolveColumn(fields, columns),
     subquery: (select) => printQuery(select, ctx, scope, false, columns).sql,
   };

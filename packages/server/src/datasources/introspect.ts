@@ -1,4 +1,4 @@
-import type { Driver } from './driver.ts';
+import { type Driver, StatementRejectedError, WarehouseUnavailableError } from './driver.ts';
 import type { Catalogue } from './kinds/kind.ts';
 
 /** A warehouse's tables as a model generator needs them: columns with types, keys, references. */
@@ -36,6 +36,11 @@ interface ColumnRow {
 interface KeyRow {
   schema: string;
   table: string;
+  /**
+   * The constraint's name, where the engine gives a key a column a row (Redshift's information
+   * schema, no arrays there): rows of one name are one key, their columns in row order.
+   */
+  name?: string;
   kind: 'p' | 'f';
   /** An array, or its JSON text where the engine aggregates to JSON (MySQL's JSON_ARRAYAGG). */
   columns: string[] | string;
@@ -46,10 +51,51 @@ interface KeyRow {
 
 const list = (v: string[] | string | null): string[] => (typeof v === 'string' ? JSON.parse(v) : (v ?? []));
 
+/** Rows of one named key joined into one key; rows without a name are whole keys already. */
+function merged(rows: KeyRow[]): KeyRow[] {
+  const out: KeyRow[] = [];
+  const byName = new Map<string, { row: KeyRow; columns: string[]; refs: string[] }>();
+  const add = (to: string[], value: string | null) => {
+    if (value !== null && !to.includes(value)) to.push(value);
+  };
+  for (const row of rows) {
+    if (row.name === undefined) {
+      out.push(row);
+      continue;
+    }
+    const key = JSON.stringify([row.schema, row.table, row.name]);
+    let entry = byName.get(key);
+    if (!entry) {
+      entry = { row, columns: [], refs: [] };
+      byName.set(key, entry);
+      out.push(row);
+    }
+    add(entry.columns, row.columns as string);
+    add(entry.refs, row.ref_columns as string | null);
+  }
+  for (const { row, columns, refs } of byName.values()) {
+    row.columns = columns;
+    row.ref_columns = refs;
+  }
+  return out;
+}
+
 /** Every table and view the connection can see, with columns, primary and foreign keys. */
 export async function introspect(driver: Driver, queries: Catalogue): Promise<IntrospectedTable[]> {
-  const columns = (await driver.query(queries.columns, [])) as unknown as ColumnRow[];
-  const keys = (await driver.query(queries.keys, [])) as unknown as KeyRow[];
+  const ask = async (which: 'columns' | 'keys') => {
+    try {
+      return await driver.query(queries[which], []);
+    } catch (error) {
+      const fallback = queries.fallback?.[which];
+      const refused =
+        error instanceof StatementRejectedError ||
+        (error instanceof WarehouseUnavailableError && error.reason === 'permission');
+      if (!fallback || !refused) throw error;
+      return driver.query(fallback, []);
+    }
+  };
+  const columns = (await ask('columns')) as unknown as ColumnRow[];
+  const keys = merged((await ask('keys')) as unknown as KeyRow[]);
   const tables = new Map<string, IntrospectedTable>();
   const keyOf = (schema: string, table: string) => JSON.stringify([schema, table]);
   for (const c of columns) {

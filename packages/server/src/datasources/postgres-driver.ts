@@ -30,6 +30,19 @@ export interface PostgresSettings {
   applicationName?: string;
   /** Named in `application_name` and in the comment ahead of every statement. */
   deploymentId?: number | null;
+  /**
+   * An engine that speaks PostgreSQL's protocol with SQL of its own (Redshift): the dialect its
+   * queries compile to, and its session set by statements instead of startup options (the
+   * startup packet's `options` is PostgreSQL's; Redshift documents SET for its settings).
+   */
+  flavour?: { dialect: 'redshift'; session: readonly SessionStatement[] };
+}
+
+/** A statement each new connection runs first; an optional one may fail where the engine lacks it. */
+export interface SessionStatement {
+  sql: string;
+  /** SQLSTATEs that mean "this engine has no such setting": ignored, the connection is used. */
+  optional?: readonly string[];
 }
 
 /**
@@ -76,12 +89,17 @@ const types = {
  * warehouse being busy rather than opening another.
  */
 export class PostgresDriver implements Driver {
-  readonly dialect = 'postgres' as const;
+  readonly dialect: 'postgres' | 'redshift';
   private readonly pool: pg.Pool;
   private readonly deploymentId: number | null;
+  private readonly session: readonly SessionStatement[];
+  /** Connections that ran `session` already (pg-pool hands the same client out again). */
+  private readonly prepared = new WeakSet<pg.PoolClient>();
 
   constructor(settings: PostgresSettings) {
     this.deploymentId = settings.deploymentId ?? null;
+    this.dialect = settings.flavour?.dialect ?? 'postgres';
+    this.session = settings.flavour?.session ?? [];
     const applicationName =
       settings.applicationName ??
       `tessera${this.deploymentId === null ? '' : ` deployment ${this.deploymentId}`}`;
@@ -99,7 +117,11 @@ export class PostgresDriver implements Driver {
       application_name: applicationName,
       types,
       // The semantic layer's PostgreSQL SQL assumes a UTC session (date_trunc on wall-clock time).
-      options: `-c TimeZone=UTC${settings.searchPath ? ` -c search_path=${settings.searchPath},public` : ''}`,
+      ...(settings.flavour
+        ? {}
+        : {
+            options: `-c TimeZone=UTC${settings.searchPath ? ` -c search_path=${settings.searchPath},public` : ''}`,
+          }),
     });
     // An idle client losing its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
@@ -151,6 +173,26 @@ export class PostgresDriver implements Driver {
    * database, no free slot in time) is the warehouse being unavailable, whatever the statement.
    */
   private async connect(): Promise<pg.PoolClient> {
+    const client = await this.open();
+    if (this.session.length === 0 || this.prepared.has(client)) return client;
+    try {
+      for (const statement of this.session) {
+        try {
+          await client.query(statement.sql);
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          if (!statement.optional?.includes(String(code))) throw error;
+        }
+      }
+    } catch (error) {
+      client.release(true);
+      throw this.unavailable(error);
+    }
+    this.prepared.add(client);
+    return client;
+  }
+
+  private async open(): Promise<pg.PoolClient> {
     try {
       return await this.pool.connect();
     } catch (error) {

@@ -27,6 +27,11 @@ export interface TrinoSettings {
   /** How long a connection may take to open, and an answer to come (ms). */
   connectionTimeoutMs?: number;
   deploymentId?: number | null;
+  /**
+   * Presto (prestodb) speaks the same protocol with X-Presto-* headers where Trino has X-Trino-*
+   * (Presto's "Presto Client REST API"); its queries compile to the Presto dialect. Absent: Trino.
+   */
+  flavour?: 'trino' | 'presto';
 }
 
 /** An HTTP answer other than a statement's results: its status names what failed (401, 404, 5xx). */
@@ -76,12 +81,13 @@ const busyDelayMs = 100;
  * Authorization header, and a log line of one would show the password.
  */
 export class TrinoDriver implements Driver {
-  readonly dialect = 'trino' as const;
+  readonly dialect: 'trino' | 'presto';
   private readonly agent: http.Agent;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly settings: TrinoSettings) {
+    this.dialect = settings.flavour ?? 'trino';
     const options = { keepAlive: true, maxSockets: (settings.max ?? 10) + 2 };
     this.agent = settings.ssl
       ? new https.Agent({ ...options, ...(settings.caCertificate ? { ca: settings.caCertificate } : {}) })
@@ -94,23 +100,26 @@ export class TrinoDriver implements Driver {
   }
 
   /**
-   * Session and tag headers (Trino's X-Trino-*): the source and client tags name Tessera and the
-   * deployment in the coordinator's query list and its resource-group selectors; client info
-   * names the execution. Times read as UTC, as the dialect expects of the session.
+   * Session and tag headers (Trino's X-Trino-*, Presto's X-Presto-*): the source and client tags
+   * name Tessera and the deployment in the coordinator's query list and its resource-group
+   * selectors; client info names the execution. Times read as UTC, as the dialect expects of the
+   * session. Presto takes OFFSET only with its `offset_clause_enabled` session property.
    */
   private headers(queryId: string | undefined): Record<string, string> {
     const s = this.settings;
+    const x = s.flavour === 'presto' ? 'X-Presto' : 'X-Trino';
     const deployment = Number.isInteger(s.deploymentId) ? `deployment-${s.deploymentId}` : null;
     const headers: Record<string, string> = {
-      'X-Trino-User': s.user,
-      'X-Trino-Catalog': s.catalog,
-      'X-Trino-Source': 'tessera',
-      'X-Trino-Client-Tags': ['tessera', ...(deployment ? [deployment] : [])].join(','),
-      'X-Trino-Time-Zone': 'UTC',
+      [`${x}-User`]: s.user,
+      [`${x}-Catalog`]: s.catalog,
+      [`${x}-Source`]: 'tessera',
+      [`${x}-Client-Tags`]: ['tessera', ...(deployment ? [deployment] : [])].join(','),
+      [`${x}-Time-Zone`]: 'UTC',
     };
-    if (s.schema) headers['X-Trino-Schema'] = s.schema;
+    if (s.flavour === 'presto') headers[`${x}-Session`] = 'offset_clause_enabled=true';
+    if (s.schema) headers[`${x}-Schema`] = s.schema;
     if (queryId !== undefined && /^[0-9a-f]+$/.test(queryId))
-      headers['X-Trino-Client-Info'] = `query=${queryId}`;
+      headers[`${x}-Client-Info`] = `query=${queryId}`;
     // Basic authentication (RFC 7617), which Trino takes over HTTPS only; the kind refuses a
     // password without `ssl`, and this never sends one in the clear.
     if (s.password !== undefined && s.password !== '' && s.ssl)

@@ -3,6 +3,8 @@ import { duckdbKind } from './duckdb.ts';
 import type { WarehouseKind } from './kind.ts';
 import { mysqlKind } from './mysql.ts';
 import { postgresKind } from './postgres.ts';
+import { prestoKind } from './presto.ts';
+import { redshiftKind } from './redshift.ts';
 import { trinoKind } from './trino.ts';
 
 /**
@@ -14,6 +16,8 @@ export const warehouseKinds = [
   postgresKind,
   mysqlKind,
   trinoKind,
+  redshiftKind,
+  prestoKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);

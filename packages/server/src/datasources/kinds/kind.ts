@@ -39,6 +39,8 @@ export interface ViewerConnection {
 export interface Catalogue {
   columns: string;
   keys: string;
+  /** Asked when the query above fails as a statement (a system view missing or not readable). */
+  fallback?: Partial<Pick<Catalogue, 'columns' | 'keys'>>;
 }
 
 /**
