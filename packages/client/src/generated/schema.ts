@@ -51713,6 +51713,7 @@ export interface operations {
           limit?: number | null;
           offset?: number | null;
           versionNumber?: number | null;
+          total?: boolean | null;
           renewQuery?: boolean | null;
         };
       };
@@ -52065,6 +52066,7 @@ export interface operations {
           limit?: number | null;
           offset?: number | null;
           versionNumber?: number | null;
+          total?: boolean | null;
           renewQuery?: boolean | null;
         };
       };
