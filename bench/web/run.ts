@@ -92,6 +92,20 @@ async function filterRounds(browser: Browser, tessera: DemoServer): Promise<Roun
     if (!/\/widgets\/[^/]+\/data$/.test(new URL(response.url()).pathname)) return;
     answers.push(response.json().catch(() => null));
   });
+  // The page's requests still under way: the direct queries run once there are none, so that what
+  // the page asks after its tiles are drawn (the filter lists) never shares the engine with them.
+  let inFlight = 0;
+  page.on('request', () => inFlight++);
+  page.on('requestfinished', () => inFlight--);
+  page.on('requestfailed', () => inFlight--);
+  const pageQuiet = async () => {
+    let quietSince = Date.now();
+    for (const until = Date.now() + 60_000; Date.now() < until; ) {
+      if (inFlight > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= 100) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
   try {
     await page.goto(`${tessera.base}/dashboards/${tessera.deploymentId}/${tessera.publicId}`);
     await page.waitForFunction(
@@ -127,6 +141,7 @@ async function filterRounds(browser: Browser, tessera: DemoServer): Promise<Roun
         continue;
       }
       const compiled = queries.map((q) => compileQuery(model, q, { dialect: 'duckdb', securityContext: {} }));
+      await pageQuiet();
       const t = performance.now();
       await Promise.all(compiled.map((c) => direct.query(c.sql, c.params)));
       const directMs = performance.now() - t;

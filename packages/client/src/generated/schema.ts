@@ -52069,6 +52069,7 @@ export interface operations {
           limit?: number | null;
           offset?: number | null;
           versionNumber?: number | null;
+          total?: boolean | null;
           renewQuery?: boolean | null;
         };
       };
@@ -52421,6 +52422,7 @@ export interface operations {
           limit?: number | null;
           offset?: number | null;
           versionNumber?: number | null;
+          total?: boolean | null;
           renewQuery?: boolean | null;
         };
       };

@@ -5,7 +5,9 @@ import type { DashboardFilter, TimeGrain, WidgetAnswer } from './types.ts';
 export type PublishedDashboard = SuccessBody<'/api/v1/embed/dashboard/{publicId}', 'get'>;
 export type ReportSnapshot = PublishedDashboard['reportSnapshots'][number];
 
-type WidgetDataPath = '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data';
+export const widgetDataPath =
+  '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data';
+type WidgetDataPath = typeof widgetDataPath;
 /** One widget's rows, as the widget-data endpoint answers them. */
 export type WidgetData = SuccessBody<WidgetDataPath, 'post'>;
 export type WidgetDataBody = NonNullable<RequestOptionsOf<WidgetDataPath, 'post'>['body']>;

@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'rea
 import type { ControlDef } from './controls-model.ts';
 import { memberLabel } from './model.ts';
 import type { Grain } from './types.ts';
+import { useAfterTiles } from './use-after-tiles.ts';
 import { grainChoices, isEmptyState, stateFilters, type ViewState } from './view-state.ts';
 import { errorText } from './widget-tile.tsx';
 
@@ -47,10 +48,12 @@ export function Controls({
     () => ({ versionNumber, members, filters: stateFilters(state), limit: maxListed }),
     [versionNumber, members, state],
   );
+  // Read once the tiles have their rows (use-after-tiles.ts says why); the lists on the page stay.
+  const asked = useAfterTiles(body);
   const listed = useGetDashboardDimensionValues(
-    { params: { path: { deploymentId, publicId } }, body },
+    { params: { path: { deploymentId, publicId } }, body: asked ?? body },
     {
-      enabled: members.length > 0,
+      enabled: members.length > 0 && asked !== null,
       staleTime: 60_000,
       refetchOnWindowFocus: false,
       retry: false,

@@ -3,10 +3,9 @@ import { unwrap } from '@tessera/client';
 import { apiQueryKey, useClient } from '@tessera/client/react';
 import { useState } from 'react';
 import { describeError } from '../api/errors.ts';
-import type { WidgetDataBody } from './api-types.ts';
+import { widgetDataPath as dataPath, type WidgetDataBody } from './api-types.ts';
 import { saveBlob } from './download.ts';
 
-const dataPath = '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/data' as const;
 const xlsxPath = '/api/v1/deployments/{deploymentId}/dashboards/{publicId}/widgets/{widgetId}/xlsx' as const;
 
 /**

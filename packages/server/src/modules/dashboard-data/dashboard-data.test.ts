@@ -58,6 +58,13 @@ describe('dashboard widget data', () => {
     const paged = await widgetData(server, publicId, 'status', { limit: 1, offset: 1 });
     expect(paged.body.data).toEqual([direct.data[1]]);
     expect(paged.body.totalRows).toBe(direct.data.length);
+    // A viewer that never shows the count (the dashboard page) asks for none: the same rows, no
+    // counting statement run beside the query.
+    const uncounted = await widgetData(server, publicId, 'status', { total: false });
+    expect(uncounted.status, JSON.stringify(uncounted.body)).toBe(200);
+    expect(uncounted.body.data).toEqual(direct.data);
+    expect(uncounted.body.totalRows).toBeNull();
+    expect(uncounted.body.query).toMatchObject({ total: false });
   });
 
   it('narrows rows with dashboard filters ANDed to the report filters', async () => {

@@ -62,6 +62,16 @@ export const WidgetDataBody = Type.Object(
     limit: Type.Optional(nullable(Type.Integer({ minimum: 1, maximum: 50_000 }))),
     offset: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 10_000_000 }))),
     versionNumber: Type.Optional(nullable(Type.Integer(int32))),
+    total: Type.Optional(
+      nullable(
+        Type.Boolean({
+          description:
+            'Semantic widgets: count the rows behind the page into `totalRows` (default true). False answers ' +
+            '`totalRows: null` and spares the warehouse the second, counting statement (a viewer that draws the ' +
+            'rows and never shows the count, such as the dashboard page).',
+        }),
+      ),
+    ),
     renewQuery: Type.Optional(
       nullable(
         Type.Boolean({

@@ -66,11 +66,18 @@ export function cubeFilter(f: Filter, index: number): QueryFilter {
  * - a time grain replaces the granularity of the widget's time dimension on that member; a grain
  *   on a member the widget does not group by leaves the widget alone (one dashboard-wide control
  *   serves every widget), but the member must still exist;
- * - limit/offset page the rows; `total` asks for the row count behind the page.
+ * - limit/offset page the rows; `total` (default true) asks for the row count behind the page, a
+ *   second statement on the warehouse: a caller that never shows the count leaves it out.
  */
 export function applyDashboardState(
   query: CubeQuery,
-  state: { filters: Filter[]; timeGrains: Grain[]; limit: number | null; offset: number | null },
+  state: {
+    filters: Filter[];
+    timeGrains: Grain[];
+    limit: number | null;
+    offset: number | null;
+    total?: boolean;
+  },
   members: ReadonlySet<string>,
 ): CubeQuery {
   state.filters.forEach((f, i) => {
@@ -97,7 +104,7 @@ export function applyDashboardState(
     filters: [...(query.filters ?? []), ...state.filters.map(cubeFilter)],
     ...(state.limit !== null ? { limit: state.limit } : {}),
     ...(state.offset !== null ? { offset: state.offset } : {}),
-    total: true,
+    total: state.total ?? true,
   };
 }
 

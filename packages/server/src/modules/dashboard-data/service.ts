@@ -350,6 +350,7 @@ export class DashboardDataService {
         timeGrains: body.timeGrains ?? [],
         limit: body.limit ?? null,
         offset: body.offset ?? null,
+        total: body.total ?? true,
       },
       members,
     );

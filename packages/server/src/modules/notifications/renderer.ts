@@ -253,6 +253,8 @@ export class DashboardRenderer {
         filters: request.filters ?? [],
         timeGrains: request.timeGrains ?? [],
         versionNumber: opened.opened.found.version.version_number,
+        // A rendered tile shows its rows, never their count: no counting statement on the warehouse.
+        total: false,
       });
       const meta: RowsMeta = {
         annotation: (answer.annotation as RowsMeta['annotation']) ?? null,
