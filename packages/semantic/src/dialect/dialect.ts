@@ -50,6 +50,11 @@ export interface Dialect {
    * and the engine's default differs but the syntax exists (Trino sorts NULLs last both ways).
    */
   readonly nullsOrder?: boolean;
+  /**
+   * String literals read `\` as an escape (MySQL without NO_BACKSLASH_ESCAPES, Snowflake): a value
+   * inlined into SQL doubles its backslashes too.
+   */
+  readonly backslashEscapes?: boolean;
   /** OFFSET is printed before LIMIT (Trino's grammar takes no other order). */
   readonly offsetBeforeLimit?: boolean;
   /** A derived table of literal rows, without its alias. Absent: `(VALUES ...) AS alias (columns)`. */

@@ -81,6 +81,8 @@ export const mysql: Dialect = {
   // MySQL sorts NULL first ascending: sort by IS NULL first, as PostgreSQL (and Cube) order
   orderItem: (expr, desc) => (desc ? `${expr} IS NULL DESC, ${expr} DESC` : `${expr} IS NULL, ${expr} ASC`),
   notDistinct: (left, right) => `${left} <=> ${right}`,
+  // the driver's session mode keeps backslash escapes (mysql-driver.ts)
+  backslashEscapes: true,
   values: (rows, columns) =>
     rows
       .map((r, i) => `SELECT ${r.map((v, j) => (i === 0 ? `${v} AS ${columns[j]}` : v)).join(', ')}`)

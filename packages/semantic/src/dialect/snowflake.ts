@@ -50,4 +50,5 @@ export const snowflake: Dialect = {
   like: (expr, pattern, negated) => `${expr} ${negated ? 'NOT ILIKE' : 'ILIKE'} (${pattern}) ESCAPE '\\\\'`,
   // DEFAULT_NULL_ORDERING may be changed per account: say where PostgreSQL puts NULLs
   nullsOrder: true,
+  backslashEscapes: true,
 };

@@ -181,10 +181,11 @@ export function rollupBuildSql(
     securityContext: {},
   });
   const printed = printSelect(plan.select, DIALECTS[dialect]);
-  return { sql: inlineParams(printed.sql, printed.params) };
+  return { sql: inlineParams(printed.sql, printed.params, DIALECTS[dialect].backslashEscapes === true) };
 }
 
-function inlineParams(sql: string, params: readonly unknown[]): string {
+/** `$n` as literals; where `\` escapes in a literal (MySQL), a label `C:\temp` keeps its backslash. */
+function inlineParams(sql: string, params: readonly unknown[], backslashEscapes: boolean): string {
   return sql.replace(/\$(\d+)\b/g, (whole, n: string) => {
     const i = Number(n) - 1;
     if (i < 0 || i >= params.length) return whole;
@@ -192,6 +193,7 @@ function inlineParams(sql: string, params: readonly unknown[]): string {
     if (v === null || v === undefined) return 'NULL';
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
     if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-    return `'${String(v).replace(/'/g, "''")}'`;
+    const text = backslashEscapes ? String(v).replace(/\\/g, '\\\\') : String(v);
+    return `'${text.replace(/'/g, "''")}'`;
   });
 }

@@ -29,6 +29,12 @@ function openDriver(settings: MysqlSettings): Promise<Driver> {
 }
 
 const SYSTEM_SCHEMAS = "('information_schema', 'mysql', 'performance_schema', 'sys')";
+/**
+ * The prefix of the rollup tables Tessera builds in the deployment's own database
+ * (modules/data/pre-aggregations/targets.ts says why there); the catalogue leaves them out.
+ */
+export const MYSQL_ROLLUP_PREFIX = 'tessera_pa_';
+const NOT_ROLLUP = (column: string) => `${column} NOT LIKE '${MYSQL_ROLLUP_PREFIX.replace(/_/g, '\\_')}%'`;
 
 /**
  * MySQL 8 and MariaDB 10.3+ (also Amazon RDS and Aurora MySQL, Cloud SQL for MySQL, PlanetScale)
@@ -94,7 +100,7 @@ export const mysqlKind: WarehouseKind = {
       SELECT TABLE_SCHEMA AS "schema", TABLE_NAME AS "table", COLUMN_NAME AS "column",
              COLUMN_TYPE AS "type", IS_NULLABLE = 'YES' AS nullable
       FROM information_schema.COLUMNS
-      WHERE TABLE_SCHEMA NOT IN ${SYSTEM_SCHEMAS}
+      WHERE TABLE_SCHEMA NOT IN ${SYSTEM_SCHEMAS} AND ${NOT_ROLLUP('TABLE_NAME')}
       ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`,
     // key columns in key order, as JSON text (JSON_ARRAYAGG takes no ORDER BY on MySQL 8)
     keys: `
@@ -105,7 +111,7 @@ export const mysqlKind: WarehouseKind = {
              CASE WHEN MAX(k.REFERENCED_TABLE_NAME) IS NULL THEN NULL ELSE CONCAT('[',
                GROUP_CONCAT(JSON_QUOTE(k.REFERENCED_COLUMN_NAME) ORDER BY k.ORDINAL_POSITION SEPARATOR ','), ']') END AS ref_columns
       FROM information_schema.KEY_COLUMN_USAGE k
-      WHERE k.TABLE_SCHEMA NOT IN ${SYSTEM_SCHEMAS}
+      WHERE k.TABLE_SCHEMA NOT IN ${SYSTEM_SCHEMAS} AND ${NOT_ROLLUP('k.TABLE_NAME')}
         AND (k.CONSTRAINT_NAME = 'PRIMARY' OR k.REFERENCED_TABLE_NAME IS NOT NULL)
       GROUP BY k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME
       ORDER BY 1, 2, k.CONSTRAINT_NAME`,

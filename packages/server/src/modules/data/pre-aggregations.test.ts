@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bearer, startReplica, startTestServer, type TestServer } from '../../../test/harness.ts';
@@ -9,9 +10,21 @@ import type { RollupTarget } from './pre-aggregations/targets.ts';
 import { normalizeNumbers, tokenFor } from './test-support.ts';
 
 const postgresUrl = inject('postgresUrl');
+const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root' };
+
+async function mariadbUp(): Promise<boolean> {
+  try {
+    await (await mysql.createConnection({ ...MARIADB, connectTimeout: 2000 })).end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+const mariadb = await mariadbUp();
 
 /**
- * Pre-aggregations (issue 15 item 5) end to end on DuckDB and PostgreSQL: rollups built by the
+ * Pre-aggregations (issue 15 item 5, issue 24) end to end on DuckDB, PostgreSQL and MySQL/MariaDB
+ * (the real MariaDB at 127.0.0.1:3306, skipped when it does not answer): rollups built by the
  * refresher, /v1/load answering from them with `usedPreAggregations`, the same rows as raw and as
  * hand-written SQL, refresh keys, partitions, row-level security, and the refresh lease shared by
  * two application instances on one store.
@@ -104,19 +117,68 @@ const insert = (rows: unknown[][]) =>
   `INSERT INTO orders VALUES ${rows
     .map((r) => `(${r[0]}, ${r[1]}, '${r[2]}', ${r[3]}, TIMESTAMP '${r[4]}')`)
     .join(', ')}`;
-const DDL = (double: string) =>
-  `CREATE TABLE orders (id INTEGER, customer_id INTEGER, status TEXT, amount ${double}, created_at TIMESTAMP)`;
+// MySQL's TIMESTAMP converts through the session zone: DATETIME is its zone-less timestamp
+const DDL = (double: string, time = 'TIMESTAMP') =>
+  `CREATE TABLE orders (id INTEGER, customer_id INTEGER, status TEXT, amount ${double}, created_at ${time})`;
+
+type Engine = 'duckdb' | 'postgres' | 'mysql';
+
+/** Hand-written `date_trunc('month' | 'week', column)` per engine (weeks start on Monday, as Cube's). */
+const truncate: Record<Engine, (unit: 'month' | 'week', column: string) => string> = {
+  duckdb: (unit, column) => `date_trunc('${unit}', ${column})`,
+  postgres: (unit, column) => `date_trunc('${unit}', ${column})`,
+  mysql: (unit, column) =>
+    unit === 'month'
+      ? `DATE_FORMAT(${column}, '%Y-%m-01')`
+      : `DATE(${column}) - INTERVAL WEEKDAY(${column}) DAY`,
+};
 
 interface Setup {
   deployment: DeploymentRow;
   admin: string;
   /** SQL on the deployment's engine, through the server's own connection. */
   direct(sql: string): Promise<Record<string, unknown>[]>;
+  /** The engine's `date_trunc` for hand-written SQL. */
+  trunc(unit: 'month' | 'week', column: string): string;
+  /** What rollup table names start with: `tessera_pre_aggregations.`, `tessera_pa_` on MySQL. */
+  prefix: string;
 }
 
 let server: TestServer;
-const engines: Partial<Record<'duckdb' | 'postgres', Setup>> = {};
+const engines: Partial<Record<Engine, Setup>> = {};
 const database = `tessera_pre_agg_${process.pid}_${Date.now()}`;
+const mysqlSettings = { type: 'mysql', ...MARIADB, database };
+
+/** The test database on the PostgreSQL of `postgresUrl`, as a data source. */
+function postgresSettings() {
+  const url = new URL(postgresUrl!);
+  return {
+    type: 'postgres',
+    host: url.hostname,
+    port: Number(url.port || 5432),
+    database,
+    user: decodeURIComponent(url.username) || 'postgres',
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+  };
+}
+
+/** A rollup table name of this engine, the rest of it matching `rest`. */
+const rollupTable = (setup: Setup, rest: string) =>
+  new RegExp(`^${setup.prefix.replace(/\./g, '\\.')}${rest}`);
+
+/** A setup for a deployment, its rollup target's driver answering `direct`. */
+async function setupOf(engine: Engine, deployment: DeploymentRow): Promise<Setup> {
+  const t = await target(deployment);
+  return {
+    deployment,
+    admin: await tokenFor(server, deployment.id, {
+      securityContext: { serviceCloud: { groups: ['admin'] } },
+    }),
+    direct: (sql) => t.driver.query(sql, []),
+    trunc: truncate[engine],
+    prefix: t.qualify(''),
+  };
+}
 
 async function deploy(
   name: string,
@@ -167,36 +229,23 @@ beforeAll(async () => {
   await conn.run(insert(ROWS));
   conn.closeSync();
   instance.closeSync();
-  const duck = await deploy('duck', { type: 'duckdb', path: 'shop.duckdb' });
-  const duckTarget = await target(duck);
-  engines.duckdb = {
-    deployment: duck,
-    admin: await tokenFor(server, duck.id, { securityContext: { serviceCloud: { groups: ['admin'] } } }),
-    direct: (sql) => duckTarget.driver.query(sql, []),
-  };
+  engines.duckdb = await setupOf('duckdb', await deploy('duck', { type: 'duckdb', path: 'shop.duckdb' }));
   if (postgresUrl) {
     const admin = new pg.Client({ connectionString: postgresUrl });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${database}`);
     await admin.end();
-    const url = new URL(postgresUrl);
-    const dataSource = {
-      type: 'postgres',
-      host: url.hostname,
-      port: Number(url.port || 5432),
-      database,
-      user: decodeURIComponent(url.username) || 'postgres',
-      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    };
-    const pgDep = await deploy('warehouse', dataSource);
-    const pgTarget = await target(pgDep);
-    await pgTarget.driver.query(DDL('DOUBLE PRECISION'), []);
-    await pgTarget.driver.query(insert(ROWS), []);
-    engines.postgres = {
-      deployment: pgDep,
-      admin: await tokenFor(server, pgDep.id, { securityContext: { serviceCloud: { groups: ['admin'] } } }),
-      direct: (sql) => pgTarget.driver.query(sql, []),
-    };
+    engines.postgres = await setupOf('postgres', await deploy('warehouse', postgresSettings()));
+    await engines.postgres.direct(DDL('DOUBLE PRECISION'));
+    await engines.postgres.direct(insert(ROWS));
+  }
+  if (mariadb) {
+    const admin = await mysql.createConnection(MARIADB);
+    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.end();
+    engines.mysql = await setupOf('mysql', await deploy('maria', mysqlSettings));
+    await engines.mysql.direct(DDL('DOUBLE', 'DATETIME'));
+    await engines.mysql.direct(insert(ROWS));
   }
 });
 
@@ -208,6 +257,12 @@ afterAll(async () => {
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
   }
+  if (mariadb) {
+    // the rollup tables live in the deployment's database (targets.ts): dropped with it
+    const admin = await mysql.createConnection(MARIADB);
+    await admin.query(`DROP DATABASE IF EXISTS ${database}`);
+    await admin.end();
+  }
 });
 
 const monthly = {
@@ -215,8 +270,12 @@ const monthly = {
   timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month' }],
 };
 
-describe.each(['duckdb', 'postgres'] as const)('pre-aggregations on %s', (engine) => {
-  const skip = engine === 'postgres' && !postgresUrl;
+/** A suite on an engine that is not there is skipped (PostgreSQL without its URL, MariaDB down). */
+const unavailable = (engine: Engine) =>
+  (engine === 'postgres' && !postgresUrl) || (engine === 'mysql' && !mariadb);
+
+describe.each(['duckdb', 'postgres', 'mysql'] as const)('pre-aggregations on %s', (engine) => {
+  const skip = unavailable(engine);
   const setup = () => engines[engine]!;
 
   it.skipIf(skip)('answers raw until built, then from the rollup with the same rows', async () => {
@@ -231,13 +290,13 @@ describe.each(['duckdb', 'postgres'] as const)('pre-aggregations on %s', (engine
     const after = await load(setup(), monthly);
     const used = Object.values(after.usedPreAggregations);
     expect(used).toHaveLength(1);
-    expect(used[0].targetTableName).toMatch(/^tessera_pre_aggregations\.orders_daily_[0-9a-f]{10}$/);
+    expect(used[0].targetTableName).toMatch(rollupTable(setup(), 'orders_daily_[0-9a-f]{10}$'));
     expect(used[0].lastUpdatedAt).toBeGreaterThan(Date.now() - 60_000);
     expect(after.external).toBe(false);
     expect(after.data).toEqual(before.data);
     const hand = await setup().direct(
       `SELECT count(*) AS c, sum(amount) AS s, max(amount) AS b FROM orders
-       GROUP BY date_trunc('month', created_at) ORDER BY date_trunc('month', created_at)`,
+       GROUP BY ${setup().trunc('month', 'created_at')} ORDER BY ${setup().trunc('month', 'created_at')}`,
     );
     const triple = (r: Record<string, unknown>) => [
       r['orders.count'],
@@ -296,11 +355,11 @@ describe.each(['duckdb', 'postgres'] as const)('pre-aggregations on %s', (engine
       timeDimensions: [{ dimension: 'order_facts.created_at', granularity: 'month' }],
     });
     expect(Object.keys(res.usedPreAggregations)).toEqual([
-      expect.stringMatching(/^tessera_pre_aggregations\.orders_daily_/),
+      expect.stringMatching(rollupTable(setup(), 'orders_daily_')),
     ]);
     const hand = await setup().direct(
       `SELECT count(*) AS c, sum(amount) AS s FROM orders
-       GROUP BY date_trunc('month', created_at) ORDER BY date_trunc('month', created_at)`,
+       GROUP BY ${setup().trunc('month', 'created_at')} ORDER BY ${setup().trunc('month', 'created_at')}`,
     );
     expect(normalizeNumbers(res.data).map((r) => [r['order_facts.count'], r['order_facts.amount']])).toEqual(
       normalizeNumbers(hand.map((r) => ({ c: String(r.c), s: String(r.s) }))).map((r) => [r.c, r.s]),
@@ -453,7 +512,7 @@ describe.each(['duckdb', 'postgres'] as const)('pre-aggregations on %s', (engine
       ]);
       const raw = await sql({ measures: ['orders.customers'], dimensions: ['orders.status'] });
       expect(raw.preAggregations).toEqual([]);
-      expect(raw.sql[0]).not.toContain('tessera_pre_aggregations');
+      expect(raw.sql[0]).not.toContain(setup().prefix);
     },
   );
 
@@ -487,14 +546,15 @@ describe.each(['duckdb', 'postgres'] as const)('pre-aggregations on %s', (engine
     });
     const feb = await load(setup(), q(['2024-02-01', '2024-02-29']));
     expect(Object.keys(feb.usedPreAggregations)).toEqual([
-      expect.stringMatching(/^tessera_pre_aggregations\.monthly_orders_by_day_20240201_/),
+      expect.stringMatching(rollupTable(setup(), 'monthly_orders_by_day_20240201_')),
     ]);
     const span = await load(setup(), q(['2024-01-15', '2024-02-29']));
     expect(Object.keys(span.usedPreAggregations)).toHaveLength(2);
     const hand = await setup().direct(
       `SELECT status, count(*) AS c, sum(amount) AS s FROM orders
-       WHERE created_at >= TIMESTAMP '2024-01-15' AND created_at < TIMESTAMP '2024-03-01'
-       GROUP BY date_trunc('week', created_at), status ORDER BY date_trunc('week', created_at), status`,
+       WHERE created_at >= TIMESTAMP '2024-01-15 00:00:00' AND created_at < TIMESTAMP '2024-03-01 00:00:00'
+       GROUP BY ${setup().trunc('week', 'created_at')}, status
+       ORDER BY ${setup().trunc('week', 'created_at')}, status`,
     );
     expect(
       normalizeNumbers(span.data).map((r) => [
@@ -693,8 +753,8 @@ cubes:
 const CUSTOMERS = `CREATE TABLE customers (id INTEGER, name TEXT, country TEXT);
 INSERT INTO customers VALUES (1, 'Alice', 'US'), (2, 'Bob', 'DE'), (3, 'Carol', 'US'), (4, 'Dan', 'FR')`;
 
-describe.each(['duckdb', 'postgres'] as const)('joined rollups on %s', (engine) => {
-  const skip = engine === 'postgres' && !postgresUrl;
+describe.each(['duckdb', 'postgres', 'mysql'] as const)('joined rollups on %s', (engine) => {
+  const skip = unavailable(engine);
   let joined: Setup;
 
   beforeAll(async () => {
@@ -709,31 +769,17 @@ describe.each(['duckdb', 'postgres'] as const)('joined rollups on %s', (engine) 
       conn.closeSync();
       instance.closeSync();
       deployment = await deploy('duck-joined', { type: 'duckdb', path: 'joined.duckdb' }, JOINED_MODEL);
+    } else if (engine === 'mysql') {
+      // the orders of the suite above, in the same database
+      deployment = await deploy('maria-joined', mysqlSettings, JOINED_MODEL);
+      const driver = (await target(deployment)).driver;
+      for (const statement of CUSTOMERS.split(';\n')) await driver.query(statement, []);
     } else {
-      const url = new URL(postgresUrl!);
-      deployment = await deploy(
-        'warehouse-joined',
-        {
-          type: 'postgres',
-          host: url.hostname,
-          port: Number(url.port || 5432),
-          database,
-          user: decodeURIComponent(url.username) || 'postgres',
-          ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-        },
-        JOINED_MODEL,
-      );
+      deployment = await deploy('warehouse-joined', postgresSettings(), JOINED_MODEL);
       const driver = (await target(deployment)).driver;
       for (const statement of CUSTOMERS.split(';\n')) await driver.query(statement, []);
     }
-    const driver = (await target(deployment)).driver;
-    joined = {
-      deployment,
-      admin: await tokenFor(server, deployment.id, {
-        securityContext: { serviceCloud: { groups: ['admin'] } },
-      }),
-      direct: (sql) => driver.query(sql, []),
-    };
+    joined = await setupOf(engine, deployment);
   });
 
   const byCountry = {
@@ -823,4 +869,102 @@ describe.each(['duckdb', 'postgres'] as const)('joined rollups on %s', (engine) 
       { 'customers.name': 'Carol', 'orders.count': '2' },
     ]);
   });
+});
+
+/**
+ * Values the build inlines into its SQL (CREATE TABLE AS takes no parameters) keep their text on
+ * every engine: on MySQL a backslash in a string literal escapes the next character (`\n` is a
+ * newline), so a case label `C:\big\new` built naively would be stored otherwise than raw reads it.
+ */
+const LABEL_MODEL = `
+cubes:
+  - name: sized
+    sql_table: orders
+    measures:
+      - { name: count, type: count }
+    dimensions:
+      - { name: id, type: number, sql: id, primary_key: true }
+      - name: folder
+        type: string
+        case:
+          when:
+            - sql: "{CUBE}.amount >= 100"
+              label: 'C:\\big\\new'
+          else:
+            label: 'it''s \\small'
+    pre_aggregations:
+      - name: by_folder
+        measures: [count]
+        dimensions: [folder]
+`;
+
+describe.each(['duckdb', 'postgres', 'mysql'] as const)('rollup labels on %s', (engine) => {
+  it.skipIf(unavailable(engine))('a label with backslashes and quotes reads as raw does', async () => {
+    const dataSource =
+      engine === 'duckdb'
+        ? { type: 'duckdb', path: 'shop.duckdb' }
+        : engine === 'mysql'
+          ? mysqlSettings
+          : postgresSettings();
+    const setup = await setupOf(engine, await deploy(`labels-${engine}`, dataSource, LABEL_MODEL));
+    const query = {
+      measures: ['sized.count'],
+      dimensions: ['sized.folder'],
+      order: { 'sized.folder': 'asc' },
+    };
+    const raw = await load(setup, query);
+    expect(raw.usedPreAggregations).toEqual({});
+    expect(raw.data).toEqual([
+      { 'sized.folder': 'C:\\big\\new', 'sized.count': '3' },
+      { 'sized.folder': "it's \\small", 'sized.count': '5' },
+    ]);
+    expect((await server.services.preAggregations.refresh(setup.deployment)).built).toHaveLength(1);
+    const rolled = await load(setup, query);
+    expect(Object.keys(rolled.usedPreAggregations)).toEqual([expect.stringMatching(/sized_by_folder_/)]);
+    expect(rolled.data).toEqual(raw.data);
+  });
+});
+
+describe('rollup tables on MySQL', () => {
+  it.skipIf(!mariadb)(
+    "live in the deployment's own database, left out of its catalogue, dropped when replaced",
+    async () => {
+      const setup = engines.mysql!;
+      await server.services.preAggregations.refresh(setup.deployment);
+      const used = Object.keys((await load(setup, monthly)).usedPreAggregations);
+      expect(used).toEqual([expect.stringMatching(/^tessera_pa_orders_daily_[0-9a-f]{10}$/)]);
+      const inDatabase = async () =>
+        (
+          await setup.direct(
+            `SELECT TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1`,
+          )
+        ).map((r) => r.t);
+      expect(await inDatabase()).toContain(used[0]);
+      const res = await server.app.inject({
+        method: 'GET',
+        url: `/api/v1/deployments/${setup.deployment.id}/data-source/tables`,
+        headers: bearer(server.adminKey),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const schema = res.json().schemas.find((s: { name: string }) => s.name === database);
+      expect(schema.tables.map((t: { name: string }) => t.name).sort()).toEqual(['customers', 'orders']);
+      // a rebuild moves the pointer; the replaced table is dropped (here at once: dropAfterMs 0)
+      const settings = server.services.preAggregations['deps'].settings;
+      const dropAfter = settings.dropAfterMs;
+      settings.dropAfterMs = 0;
+      await setup.direct(insert([[9, 1, 'completed', 1000, '2024-03-20 10:00:00']]));
+      try {
+        const report = await server.services.preAggregations.refresh(setup.deployment);
+        expect(report.built).toEqual([expect.stringMatching(/^tessera_pa_orders_daily_/)]);
+        await new Promise((r) => setTimeout(r, 200));
+        const tables = await inDatabase();
+        expect(tables).toContain(report.built[0]);
+        expect(tables).not.toContain(used[0]);
+      } finally {
+        await setup.direct('DELETE FROM orders WHERE id = 9');
+        await server.services.preAggregations.refresh(setup.deployment);
+        settings.dropAfterMs = dropAfter;
+      }
+    },
+  );
 });

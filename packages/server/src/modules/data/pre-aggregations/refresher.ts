@@ -129,7 +129,7 @@ export class PreAggregationRefresher {
             (r) => r.cube === p.cube && r.name === p.name && r.partition === partition,
           );
           if (current?.refresh_key_value === refreshValue && current.build_sql === select) continue;
-          const table = tableName(p, partition);
+          const table = tableName(p, partition, target.nameRoom);
           for (const statement of target.createStatements(table, select))
             await target.driver.query(statement, []);
           const previous = await target.pointers.swap({
@@ -241,16 +241,21 @@ async function buildRange(p: PreAggregation, source: Driver): Promise<Range | nu
   );
 }
 
-/** `orders_daily_20240301_<version>`: a new name per build, so a swap never rewrites a table. */
-function tableName(p: PreAggregation, partition: string): string {
+/**
+ * `orders_daily_20240301_<version>`: a new name per build, so a swap never rewrites a table; the
+ * rollup's part is cut to fit in `room` characters (the engine's identifier limit).
+ */
+function tableName(p: PreAggregation, partition: string, room: number): string {
+  const version = createHash('sha256')
+    .update(`${Date.now()}${randomBytes(8).toString('hex')}`)
+    .digest('hex')
+    .slice(0, 10);
+  const suffix = `${partition ? `_${partition}` : ''}_${version}`;
   const base = `${p.cube}_${p.name}`
     .toLowerCase()
     .replace(/[^a-z0-9_]/g, '_')
-    .slice(0, 36);
-  const version = createHash('sha256')
-    .update(`${Date.now()}${randomBytes(8).toString('hex')}`)
-    .digest('hex');
-  return `${base}${partition ? `_${partition}` : ''}_${version.slice(0, 10)}`;
+    .slice(0, Math.min(36, room - suffix.length));
+  return `${base}${suffix}`;
 }
 
 /** Starts the background refresher when the application is ready and stops it when it closes. */
