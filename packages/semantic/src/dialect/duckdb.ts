@@ -74,8 +74,10 @@ const DAY_MICROS = 86_400_000_000;
  * (an integer remainder tells); else when x + lo and x + hi truncate to the same `unit`, so does
  * x plus anything between. Only the rest, rows in the hour before a local month start in New
  * York (none in Kolkata), walk the CASE tree. The tree costs per row where its comparisons
- * split time-shuffled rows: 1.85x a UTC monthly GROUP BY over 10M rows, where this is about
- * 1.4x (bench/data-api/time-zones.ts). Exact to the microsecond, 23- and 25-hour days included.
+ * split time-shuffled rows: 1.82-1.85x a UTC monthly GROUP BY over 10M rows, where this measured
+ * 1.49-1.55x (bench/data-api/time-zones.ts; most of the rest is the CASE and the added
+ * arithmetic, and DuckDB evaluates the tree once per chunk even for the few rows that reach it).
+ * Exact to the microsecond, 23- and 25-hour days included.
  */
 function localUnitStart(unit: string, x: string, icu: string, zone: string): string {
   const { offsets } = zoneOffsets(zone);
