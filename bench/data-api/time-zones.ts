@@ -4,7 +4,9 @@
  * same run), plus the per-row `(ts AT TIME ZONE 'UTC') AT TIME ZONE tz` SQL the DuckDB dialect
  * printed before as a reference line. Twice: with the rows in random time order, and with the
  * same rows sorted by time, as an append-only event table mostly holds them (the dialect's CASE
- * tree costs most when neighbouring rows fall in different offset periods). Before timing, the
+ * tree over the zone's changes costs most when neighbouring rows fall in different offset
+ * periods; a grouping by day or longer walks it only for rows near a local midnight, see
+ * localUnitStart in packages/semantic/src/dialect/duckdb.ts). Before timing, the
  * New York query must return the rows of the per-row SQL, or the run stops. Target: New York
  * within 1.5x of UTC.
  *

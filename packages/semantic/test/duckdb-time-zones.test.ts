@@ -69,6 +69,18 @@ describe.each(ZONES)('DuckDB wall clock in %s', (zone) => {
     expect(differing).toEqual(differs.map(() => '0'));
   });
 
+  // truncLocal skips the offset where any of the zone's offsets gives the same local day
+  it('truncates to every grain as AT TIME ZONE does, where truncLocal skips the offset', async () => {
+    const differs = GRAINS.map(
+      (g) => `${duckdb.truncLocal!(g, 'ts', '$1', zone)} IS DISTINCT FROM date_trunc('${g}', ${icu('ts')})`,
+    );
+    const [differing] = await run(
+      `SELECT ${differs.map((d) => `count(*) FILTER (WHERE ${d})`).join(', ')} FROM tz_rows`,
+      [zone],
+    );
+    expect(differing).toEqual(differs.map(() => '0'));
+  });
+
   it.each(GRAINS)('groups by %s as AT TIME ZONE does, 23- and 25-hour days included', async (grain) => {
     const grouped = (local: string) =>
       run(`SELECT date_trunc('${grain}', ${local}) AS k, count(*) FROM tz_rows GROUP BY 1 ORDER BY 1`, [

@@ -22,6 +22,13 @@ export interface Dialect {
   toLocalUtc?: (expr: string) => string;
   dateTrunc(unit: string, expr: string): string;
   /**
+   * The start of the local `unit` holding the UTC timestamp `expr` in the zone bound at `tz`
+   * (`zone` as for toLocal), where the engine has a faster way than truncating toLocal's wall
+   * clock (a monthly GROUP BY needs the local month, not each row's wall clock). Absent, or the
+   * zone UTC: dateTrunc(unit, toLocal(...)).
+   */
+  truncLocal?: (unit: string, expr: string, tz: string, zone: string) => string;
+  /**
    * Start of the custom-granularity bucket holding `expr`: `origin` plus whole intervals, counted
    * as Cube's PostgreSQL dateBin counts them (interval length in epoch seconds, months of 30 days).
    */

@@ -45,6 +45,8 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
         if (e.timezone === 'UTC' && dialect.toLocalUtc) return dialect.toLocalUtc(expr(e.expr));
         return dialect.toLocal(expr(e.expr), bind(e.timezone), e.timezone);
       case 'dateTrunc':
+        if (e.expr.kind === 'toLocal' && e.expr.timezone !== 'UTC' && dialect.truncLocal)
+          return dialect.truncLocal(e.unit, expr(e.expr.expr), bind(e.expr.timezone), e.expr.timezone);
         return dialect.dateTrunc(e.unit, expr(e.expr));
       case 'timeBucket':
         return dialect.timeBucket(
