@@ -91,8 +91,9 @@ export const clickhouse: Dialect = {
   },
   // ClickHouse's adaptive estimate (exact below 65,536 distinct values), as Cube's ClickHouse driver
   approxCountDistinct: (arg) => `uniq(${arg})`,
-  // R-7 interpolation, as PostgreSQL's percentile_cont (docs: quantileExactInclusive)
-  median: (arg) => `quantileExactInclusive(0.5)(${arg})`,
+  // R-7 interpolation, as PostgreSQL's percentile_cont (docs: quantileExactInclusive), which takes
+  // no Decimal: as Float64, the type percentile_cont answers in too
+  median: (arg) => `quantileExactInclusive(0.5)(toFloat64(${arg}))`,
   timestampValue: (v) => v.replace('T', ' ').replace(/Z$/, ''),
   // toString keeps NULL (a CAST to String refuses it)
   castText: (expr) => `toString(${expr})`,
