@@ -4013,6 +4013,17 @@ export interface operations {
                     caCertificate?: string;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'clickhouse';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    maxConnections?: number;
+                    hasPassword: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4111,6 +4122,17 @@ export interface operations {
                     catalog?: string;
                     schema?: string;
                     caCertificate?: string;
+                    maxConnections?: number;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'clickhouse';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
                     maxConnections?: number;
                     hasPassword: boolean;
                   };
@@ -4440,6 +4462,25 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description ClickHouse
+                 * @enum {string}
+                 */
+                type: 'clickhouse';
+                host?: string;
+                /** @description Default 8443 with `ssl`, 8123 without */
+                port?: number;
+                /** @description Default `default` */
+                database?: string;
+                /** @description Default `default` */
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4503,6 +4544,17 @@ export interface operations {
                   catalog?: string;
                   schema?: string;
                   caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -4833,6 +4885,17 @@ export interface operations {
                   catalog?: string;
                   schema?: string;
                   caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -5166,6 +5229,25 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description ClickHouse
+                 * @enum {string}
+                 */
+                type: 'clickhouse';
+                host?: string;
+                /** @description Default 8443 with `ssl`, 8123 without */
+                port?: number;
+                /** @description Default `default` */
+                database?: string;
+                /** @description Default `default` */
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -5229,6 +5311,17 @@ export interface operations {
                   catalog?: string;
                   schema?: string;
                   caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -6675,6 +6768,17 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7015,6 +7119,17 @@ export interface operations {
                   catalog?: string;
                   schema?: string;
                   caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -7375,6 +7490,17 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7714,6 +7840,25 @@ export interface operations {
               /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
               caCertificate?: string;
               /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description ClickHouse
+               * @enum {string}
+               */
+              type: 'clickhouse';
+              host?: string;
+              /** @description Default 8443 with `ssl`, 8123 without */
+              port?: number;
+              /** @description Default `default` */
+              database?: string;
+              /** @description Default `default` */
+              user?: string;
+              /** @description Write-only; encrypted at rest */
+              password?: string;
+              ssl?: boolean;
+              /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
               maxConnections?: number;
             };
       };
@@ -8060,6 +8205,25 @@ export interface operations {
                 /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description ClickHouse
+                 * @enum {string}
+                 */
+                type: 'clickhouse';
+                host?: string;
+                /** @description Default 8443 with `ssl`, 8123 without */
+                port?: number;
+                /** @description Default `default` */
+                database?: string;
+                /** @description Default `default` */
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
                 maxConnections?: number;
               };
         };
@@ -49690,7 +49854,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or clickhouse */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -49783,7 +49947,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or clickhouse */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
@@ -50114,7 +50278,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or clickhouse */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50207,7 +50371,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or clickhouse */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
