@@ -1,3 +1,4 @@
+import { clickhouse } from './dialect/clickhouse.ts';
 import type { Dialect, DialectName } from './dialect/dialect.ts';
 import { duckdb } from './dialect/duckdb.ts';
 import { mysql } from './dialect/mysql.ts';
@@ -27,6 +28,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   snowflake,
   redshift,
   presto,
+  clickhouse,
 };
 
 export interface CompileQueryOptions {

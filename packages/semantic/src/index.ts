@@ -10,6 +10,7 @@ export {
   DIALECTS,
   expandCompareDateRange,
 } from './compile-query.ts';
+export { CLICKHOUSE_SETTINGS } from './dialect/clickhouse.ts';
 export { DIALECT_NAMES, type Dialect, type DialectName } from './dialect/dialect.ts';
 export { duckdb } from './dialect/duckdb.ts';
 export { postgres } from './dialect/postgres.ts';

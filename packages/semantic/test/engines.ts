@@ -185,3 +185,52 @@ export async function mariadbEngine(data: Tables = tables, extra: readonly strin
     },
   };
 }
+
+/** A value as a ClickHouse literal: text with `\` and `'` backslash-escaped (its string syntax). */
+function clickhouseLiteral(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  return `'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/**
+ * ClickHouse through chdb (embedded ClickHouse 26.7, loaded on first use: its library is 546 MiB),
+ * in a session of its own with the settings the dialect expects (CLICKHOUSE_SETTINGS). Tables are
+ * Memory tables with Nullable columns (as the other engines' columns are) and times as
+ * DateTime64(3, 'UTC'). `extra` statements run after the fixture's.
+ */
+export async function clickhouseEngine(
+  data: Tables = tables,
+  extra: readonly string[] = [],
+): Promise<Engine> {
+  const { Session } = await import('chdb');
+  const { CLICKHOUSE_SETTINGS } = await import('../src/index.ts');
+  const session = new Session();
+  const setup = [
+    "SET default_table_engine = 'Memory'",
+    'SET data_type_default_nullable = 1',
+    ...Object.entries(CLICKHOUSE_SETTINGS).map(([k, v]) => `SET ${k} = ${clickhouseLiteral(v)}`),
+  ];
+  const statements = fixtureStatements('Float64', data).map((s) =>
+    s
+      .replace(/^CREATE SCHEMA IF NOT EXISTS/, 'CREATE DATABASE IF NOT EXISTS')
+      .replace(/^(CREATE TABLE .*)$/, (ddl) =>
+        ddl
+          .replace(/ TIMESTAMP\b/g, " DateTime64(3, 'UTC')")
+          .replace(/ INTEGER\b/g, ' Int64')
+          .replace(/ TEXT\b/g, ' String'),
+      ),
+  );
+  for (const s of [...setup, ...statements, ...extra]) session.query(s);
+  return {
+    async run(sql, params) {
+      const text = sql.replace(/\$(\d+)/g, (_, n: string) => clickhouseLiteral(params[Number(n) - 1]));
+      const result = await session.queryAsync(text, { format: 'JSON' });
+      return result.json<{ data: Record<string, unknown>[] }>().data;
+    },
+    async close() {
+      session.close();
+    },
+  };
+}

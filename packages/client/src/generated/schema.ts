@@ -4037,6 +4037,17 @@ export interface operations {
                     caCertificate?: string;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'clickhouse';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
+                    maxConnections?: number;
+                    hasPassword: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4159,6 +4170,17 @@ export interface operations {
                     catalog?: string;
                     schema?: string;
                     caCertificate?: string;
+                    maxConnections?: number;
+                    hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'clickhouse';
+                    host?: string;
+                    port?: number;
+                    database?: string;
+                    user?: string;
+                    ssl?: boolean;
                     maxConnections?: number;
                     hasPassword: boolean;
                   };
@@ -4529,6 +4551,25 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description ClickHouse
+                 * @enum {string}
+                 */
+                type: 'clickhouse';
+                host?: string;
+                /** @description Default 8443 with `ssl`, 8123 without */
+                port?: number;
+                /** @description Default `default` */
+                database?: string;
+                /** @description Default `default` */
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4616,6 +4657,17 @@ export interface operations {
                   catalog?: string;
                   schema?: string;
                   caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -4970,6 +5022,17 @@ export interface operations {
                   catalog?: string;
                   schema?: string;
                   caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -5344,6 +5407,25 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description ClickHouse
+                 * @enum {string}
+                 */
+                type: 'clickhouse';
+                host?: string;
+                /** @description Default 8443 with `ssl`, 8123 without */
+                port?: number;
+                /** @description Default `default` */
+                database?: string;
+                /** @description Default `default` */
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -5431,6 +5513,17 @@ export interface operations {
                   catalog?: string;
                   schema?: string;
                   caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -6901,6 +6994,17 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7265,6 +7369,17 @@ export interface operations {
                   catalog?: string;
                   schema?: string;
                   caCertificate?: string;
+                  maxConnections?: number;
+                  hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
                 };
@@ -7649,6 +7764,17 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'clickhouse';
+                  host?: string;
+                  port?: number;
+                  database?: string;
+                  user?: string;
+                  ssl?: boolean;
+                  maxConnections?: number;
+                  hasPassword: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -8029,6 +8155,25 @@ export interface operations {
               /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
               caCertificate?: string;
               /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description ClickHouse
+               * @enum {string}
+               */
+              type: 'clickhouse';
+              host?: string;
+              /** @description Default 8443 with `ssl`, 8123 without */
+              port?: number;
+              /** @description Default `default` */
+              database?: string;
+              /** @description Default `default` */
+              user?: string;
+              /** @description Write-only; encrypted at rest */
+              password?: string;
+              ssl?: boolean;
+              /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
               maxConnections?: number;
             };
       };
@@ -8416,6 +8561,25 @@ export interface operations {
                 /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description ClickHouse
+                 * @enum {string}
+                 */
+                type: 'clickhouse';
+                host?: string;
+                /** @description Default 8443 with `ssl`, 8123 without */
+                port?: number;
+                /** @description Default `default` */
+                database?: string;
+                /** @description Default `default` */
+                user?: string;
+                /** @description Write-only; encrypted at rest */
+                password?: string;
+                ssl?: boolean;
+                /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
                 maxConnections?: number;
               };
         };
@@ -50046,7 +50210,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto or redshift */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift or clickhouse */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50139,7 +50303,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto or redshift */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift or clickhouse */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
@@ -50470,7 +50634,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto or redshift */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift or clickhouse */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50563,7 +50727,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto or redshift */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift or clickhouse */
                 dbType: string;
                 extDbType: string;
                 external: boolean;

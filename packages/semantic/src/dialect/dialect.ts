@@ -67,6 +67,12 @@ export interface Dialect {
   /** A derived table of literal rows, without its alias. Absent: `(VALUES ...) AS alias (columns)`. */
   values?: (rows: readonly (readonly string[])[], columns: readonly string[]) => string;
   /**
+   * A JOIN ON without an equality between its sides (the rolling window's time comparisons), for
+   * engines that join only on keys: `left` and `right` are a column of each side it compares.
+   * Absent: the ON as printed.
+   */
+  keylessJoin?: (on: string, left: string, right: string) => string;
+  /**
    * Features the planner's SQL needs that the engine lacks, each the words of the 400 refusing a
    * query that needs it (never rows the engine would compute differently).
    */
@@ -87,6 +93,7 @@ export const DIALECT_NAMES = [
   'snowflake',
   'redshift',
   'presto',
+  'clickhouse',
 ] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 

@@ -128,7 +128,13 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
   const join = (j: JoinNode, indent: string): string => {
     if (j.type === 'full' && dialect.refuses?.fullJoin) throw new UserError(dialect.refuses.fullJoin);
     const kind = j.type === 'left' ? 'LEFT JOIN' : j.type === 'inner' ? 'INNER JOIN' : 'FULL JOIN';
-    return `${indent}${kind} ${source(j.source, indent)} ON ${expr(j.on)}`;
+    return `${indent}${kind} ${source(j.source, indent)} ON ${on(j)}`;
+  };
+  const on = (j: JoinNode): string => {
+    const printed = expr(j.on);
+    if (!dialect.keylessJoin) return printed;
+    const sides = keylessSides(j.on, j.source.alias);
+    return sides ? dialect.keylessJoin(printed, expr(sides.left), expr(sides.right)) : printed;
   };
   const selectSql = (s: Select, indent: string): string => {
     if (
@@ -173,4 +179,40 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
   };
   const sql = selectSql(select, '');
   return { sql, params };
+}
+
+/**
+ * A column of each side of a JOIN ON made of comparisons joined by AND with no equality among
+ * them (the rolling window's `t > from AND t <= to`); null for any other ON, which keeps its own.
+ */
+function keylessSides(on: Expr, right: string): { left: Expr; right: Expr } | null {
+  const items = on.kind === 'logical' && on.op === 'and' ? on.items : [on];
+  const idents: Extract<Expr, { kind: 'ident' }>[] = [];
+  const collect = (e: Expr): boolean => {
+    switch (e.kind) {
+      case 'ident':
+        idents.push(e);
+        return true;
+      case 'binary':
+        return e.op !== '=' && e.op !== 'IS NOT DISTINCT FROM' && collect(e.left) && collect(e.right);
+      case 'raw':
+        return e.parts.every((p) =>
+          typeof p === 'string' ? !p.replace(/[<>!]=/g, '').includes('=') : collect(p),
+        );
+      case 'dateTrunc':
+      case 'toLocal':
+        return collect(e.expr);
+      case 'timestamp':
+      case 'interval':
+      case 'integer':
+      case 'param':
+        return true;
+      default:
+        return false;
+    }
+  };
+  if (!items.every(collect)) return null;
+  const l = idents.find((i) => i.path.length > 1 && i.path[0] !== right);
+  const r = idents.find((i) => i.path.length > 1 && i.path[0] === right);
+  return l && r ? { left: l, right: r } : null;
 }

@@ -203,3 +203,62 @@ export function trinoFault(error: unknown): EngineFault {
   if (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)) return engine('unreachable');
   return null;
 }
+
+/** ClickHouse error names (the `(TYPE)` of its exception text) that are the engine's, not the query's. */
+const clickhouseEngineTypes: Record<string, Extract<EngineFault, { fault: 'engine' }>['reason']> = {
+  AUTHENTICATION_FAILED: 'unreachable',
+  REQUIRED_PASSWORD: 'unreachable',
+  UNKNOWN_USER: 'unreachable',
+  WRONG_PASSWORD: 'unreachable',
+  IP_ADDRESS_NOT_ALLOWED: 'unreachable',
+  // the data source's own database (every query names it through the `database` parameter)
+  UNKNOWN_DATABASE: 'unreachable',
+  NETWORK_ERROR: 'unreachable',
+  SOCKET_TIMEOUT: 'unreachable',
+  ALL_CONNECTION_TRIES_FAILED: 'unreachable',
+  ALL_REPLICAS_ARE_STALE: 'unreachable',
+  NO_AVAILABLE_REPLICA: 'unreachable',
+  MEMORY_LIMIT_EXCEEDED: 'busy',
+  TOO_MANY_SIMULTANEOUS_QUERIES: 'busy',
+  QUOTA_EXCEEDED: 'busy',
+  NOT_ENOUGH_SPACE: 'busy',
+  TOO_MANY_ROWS: 'busy',
+  TOO_MANY_BYTES: 'busy',
+  TOO_MANY_ROWS_OR_BYTES: 'busy',
+  ABORTED: 'shutting_down',
+  QUERY_WAS_CANCELLED: 'cancelled',
+  TIMEOUT_EXCEEDED: 'cancelled',
+  ACCESS_DENIED: 'permission',
+  NOT_ENOUGH_PRIVILEGES: 'permission',
+  READONLY: 'permission',
+  LOGICAL_ERROR: 'failed',
+  CORRUPTED_DATA: 'failed',
+  CANNOT_READ_ALL_DATA: 'failed',
+  TABLE_IS_DROPPED: 'conflict',
+};
+
+/**
+ * The query's: ClickHouse's analysis errors (an unknown column, table or function, a type that
+ * does not fit, an aggregate out of place, a syntax error) and what the data makes the statement
+ * fail on (a value that does not parse or convert, a division ClickHouse refuses).
+ */
+const clickhouseStatementTypes =
+  /^(SYNTAX_ERROR|UNKNOWN_(IDENTIFIER|TABLE|FUNCTION|AGGREGATE_FUNCTION|TYPE|SETTING|FORMAT)|ILLEGAL_\w+|TYPE_MISMATCH|NO_COMMON_TYPE|NUMBER_OF_ARGUMENTS_DOESNT_MATCH|TOO_(FEW|MANY)_ARGUMENTS_FOR_FUNCTION|NOT_AN_AGGREGATE|AMBIGUOUS_\w+|BAD_ARGUMENTS|CANNOT_PARSE_\w+|CANNOT_CONVERT_TYPE|VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE|DECIMAL_OVERFLOW|ARGUMENT_OUT_OF_BOUND|INVALID_JOIN_ON_EXPRESSION|NOT_IMPLEMENTED|UNSUPPORTED_METHOD|CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN|THERE_IS_NO_COLUMN|NOT_FOUND_COLUMN_IN_BLOCK|EMPTY_LIST_OF_COLUMNS_QUERIED|TOO_DEEP_\w+|TOO_BIG_AST|UNEXPECTED_EXPRESSION|INCORRECT_QUERY|INCORRECT_DATA)$/;
+
+/**
+ * ClickHouse by the error name its exception ends with (`@clickhouse/client`'s ClickHouseError
+ * `type`; the numeric `code` is the same error): the query's by the list above (400), the
+ * engine's by the table before it (503); an HTTP failure with no exception (refused, reset, a
+ * timeout) is the engine unreachable.
+ */
+export function clickhouseFault(error: unknown): EngineFault {
+  const e = error as { type?: unknown; code?: unknown; message?: unknown };
+  const type = typeof e?.type === 'string' ? e.type : '';
+  const reason = clickhouseEngineTypes[type];
+  if (reason === 'permission') return engine('permission', firstLine(e.message));
+  if (reason) return engine(reason);
+  if (clickhouseStatementTypes.test(type)) return statement(error);
+  if (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)) return engine('unreachable');
+  if (typeof e?.message === 'string' && /^Timeout error\.$/.test(e.message)) return engine('unreachable');
+  return null;
+}

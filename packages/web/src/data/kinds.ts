@@ -163,6 +163,26 @@ export const kinds: Kind[] = [
     ],
   },
   {
+    type: 'clickhouse',
+    label: 'ClickHouse',
+    description: 'A ClickHouse server or ClickHouse Cloud, over its HTTP interface.',
+    fields: [
+      { name: 'host', label: 'Host', input: 'text', required: true, placeholder: 'clickhouse.example.com' },
+      { name: 'port', label: 'Port', input: 'number', placeholder: '8443 with HTTPS, 8123 without' },
+      { name: 'ssl', label: 'Use HTTPS', input: 'checkbox', initial: 'true' },
+      { name: 'database', label: 'Database', input: 'text', placeholder: 'default' },
+      { name: 'user', label: 'User', input: 'text', placeholder: 'default' },
+      { name: 'password', label: 'Password', input: 'password', secret: true },
+      {
+        name: 'maxConnections',
+        label: 'Max connections',
+        input: 'number',
+        placeholder: '10',
+        hint: 'At most this many queries run on the server at once; further queries wait for one.',
+      },
+    ],
+  },
+  {
     type: 'duckdb',
     label: 'DuckDB',
     description: "A DuckDB file in the server's data directory, or the generated sample data.",

@@ -1,4 +1,5 @@
 import { type TObject, Type } from 'typebox';
+import { clickhouseKind } from './clickhouse.ts';
 import { duckdbKind } from './duckdb.ts';
 import type { WarehouseKind } from './kind.ts';
 import { mysqlKind } from './mysql.ts';
@@ -18,6 +19,7 @@ export const warehouseKinds = [
   trinoKind,
   redshiftKind,
   prestoKind,
+  clickhouseKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);

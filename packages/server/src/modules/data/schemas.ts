@@ -216,7 +216,7 @@ export const LoadResult = Type.Object(
     transformedQuery: Type.Null(),
     dataSource: Type.String(),
     dbType: Type.String({
-      description: "The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto or redshift",
+      description: "The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift or clickhouse",
     }),
     extDbType: Type.String(),
     external: Type.Boolean(),

@@ -1,0 +1,25 @@
+import { inlineParams as inline } from './inline-params.ts';
+
+/**
+ * The dialect's `$n` placeholders replaced by ClickHouse literals (inline-params.ts). Inlined
+ * rather than bound as `{name:Type}` query parameters: the planner's values carry no ClickHouse
+ * type, and a zone name must be a constant for toTimeZone. ClickHouse string literals take
+ * backslash escapes ("Syntax", String literals), so `\` and `'` are both escaped with one; `#`
+ * starts a comment there as in MySQL.
+ */
+export function inlineParams(sql: string, params: readonly unknown[]): string {
+  return inline(sql, params, { quotes: `'"\``, backslashEscapes: true, hashComments: true, literal });
+}
+
+/** One value as a ClickHouse literal: text quoted and escaped, numbers as written, NULL, true, false. */
+export function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`A parameter is not a finite number: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  throw new Error(`A parameter of type ${typeof value} cannot be written as a ClickHouse literal`);
+}
