@@ -34,6 +34,7 @@ const storeIndependent = [
   'packages/server/src/modules/data/cubesql/engines.test.ts',
   'packages/server/src/modules/data/mariadb.test.ts',
   'packages/server/src/modules/data/trino.test.ts',
+  'packages/server/src/modules/data/snowflake.test.ts',
   'packages/server/src/modules/data/warehouse-unavailable.test.ts',
   'packages/server/src/modules/data/model-constructs.test.ts',
   // The drawn image is their subject (render-store-reads.test.ts checks the store's part).

@@ -4013,6 +4013,24 @@ export interface operations {
                     caCertificate?: string;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'snowflake';
+                    account?: string;
+                    host?: string;
+                    user?: string;
+                    warehouse?: string;
+                    database?: string;
+                    schema?: string;
+                    role?: string;
+                    caCertificate?: string;
+                    maxConnections?: number;
+                    /** @description Always false: Snowflake takes a private key or an OAuth token */
+                    hasPassword: boolean;
+                    hasPrivateKey: boolean;
+                    hasPrivateKeyPassphrase: boolean;
+                    hasOauthToken: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4113,6 +4131,24 @@ export interface operations {
                     caCertificate?: string;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'snowflake';
+                    account?: string;
+                    host?: string;
+                    user?: string;
+                    warehouse?: string;
+                    database?: string;
+                    schema?: string;
+                    role?: string;
+                    caCertificate?: string;
+                    maxConnections?: number;
+                    /** @description Always false: Snowflake takes a private key or an OAuth token */
+                    hasPassword: boolean;
+                    hasPrivateKey: boolean;
+                    hasPrivateKeyPassphrase: boolean;
+                    hasOauthToken: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4440,6 +4476,37 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Snowflake, over its SQL API
+                 * @enum {string}
+                 */
+                type: 'snowflake';
+                /** @description The account identifier: `myorg-myaccount`, or an account locator with its region (`xy12345.us-east-1`) */
+                account?: string;
+                /** @description Another host than `<account>.snowflakecomputing.com` (private link), as `name` or `name:port`; always HTTPS */
+                host?: string;
+                /** @description The Snowflake user; required */
+                user?: string;
+                /** @description The warehouse statements run on (default: the user's) */
+                warehouse?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description The role statements run as (default: the user's) */
+                role?: string;
+                /** @description Key-pair authentication: the PEM private key (PKCS#8) whose public key is the user's RSA_PUBLIC_KEY. Write-only; encrypted at rest */
+                privateKey?: string;
+                /** @description The private key’s passphrase, if it is encrypted. Write-only; encrypted at rest */
+                privateKeyPassphrase?: string;
+                /** @description OAuth authentication instead of a key: an access token for the user. Write-only; encrypted at rest */
+                oauthToken?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for private link on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4505,6 +4572,24 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -4835,6 +4920,24 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -5166,6 +5269,37 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Snowflake, over its SQL API
+                 * @enum {string}
+                 */
+                type: 'snowflake';
+                /** @description The account identifier: `myorg-myaccount`, or an account locator with its region (`xy12345.us-east-1`) */
+                account?: string;
+                /** @description Another host than `<account>.snowflakecomputing.com` (private link), as `name` or `name:port`; always HTTPS */
+                host?: string;
+                /** @description The Snowflake user; required */
+                user?: string;
+                /** @description The warehouse statements run on (default: the user's) */
+                warehouse?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description The role statements run as (default: the user's) */
+                role?: string;
+                /** @description Key-pair authentication: the PEM private key (PKCS#8) whose public key is the user's RSA_PUBLIC_KEY. Write-only; encrypted at rest */
+                privateKey?: string;
+                /** @description The private key’s passphrase, if it is encrypted. Write-only; encrypted at rest */
+                privateKeyPassphrase?: string;
+                /** @description OAuth authentication instead of a key: an access token for the user. Write-only; encrypted at rest */
+                oauthToken?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for private link on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -5231,6 +5365,24 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -6675,6 +6827,24 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7017,6 +7187,24 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7375,6 +7563,24 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7714,6 +7920,37 @@ export interface operations {
               /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
               caCertificate?: string;
               /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description Snowflake, over its SQL API
+               * @enum {string}
+               */
+              type: 'snowflake';
+              /** @description The account identifier: `myorg-myaccount`, or an account locator with its region (`xy12345.us-east-1`) */
+              account?: string;
+              /** @description Another host than `<account>.snowflakecomputing.com` (private link), as `name` or `name:port`; always HTTPS */
+              host?: string;
+              /** @description The Snowflake user; required */
+              user?: string;
+              /** @description The warehouse statements run on (default: the user's) */
+              warehouse?: string;
+              /** @description The database unqualified table names are read from */
+              database?: string;
+              /** @description The schema unqualified table names are read from */
+              schema?: string;
+              /** @description The role statements run as (default: the user's) */
+              role?: string;
+              /** @description Key-pair authentication: the PEM private key (PKCS#8) whose public key is the user's RSA_PUBLIC_KEY. Write-only; encrypted at rest */
+              privateKey?: string;
+              /** @description The private key’s passphrase, if it is encrypted. Write-only; encrypted at rest */
+              privateKeyPassphrase?: string;
+              /** @description OAuth authentication instead of a key: an access token for the user. Write-only; encrypted at rest */
+              oauthToken?: string;
+              /** @description A PEM certificate authority to trust besides the system's, for private link on a private CA */
+              caCertificate?: string;
+              /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
               maxConnections?: number;
             };
       };
@@ -8060,6 +8297,37 @@ export interface operations {
                 /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Snowflake, over its SQL API
+                 * @enum {string}
+                 */
+                type: 'snowflake';
+                /** @description The account identifier: `myorg-myaccount`, or an account locator with its region (`xy12345.us-east-1`) */
+                account?: string;
+                /** @description Another host than `<account>.snowflakecomputing.com` (private link), as `name` or `name:port`; always HTTPS */
+                host?: string;
+                /** @description The Snowflake user; required */
+                user?: string;
+                /** @description The warehouse statements run on (default: the user's) */
+                warehouse?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description The role statements run as (default: the user's) */
+                role?: string;
+                /** @description Key-pair authentication: the PEM private key (PKCS#8) whose public key is the user's RSA_PUBLIC_KEY. Write-only; encrypted at rest */
+                privateKey?: string;
+                /** @description The private key’s passphrase, if it is encrypted. Write-only; encrypted at rest */
+                privateKeyPassphrase?: string;
+                /** @description OAuth authentication instead of a key: an access token for the user. Write-only; encrypted at rest */
+                oauthToken?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for private link on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
                 maxConnections?: number;
               };
         };
@@ -49690,7 +49958,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or snowflake */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -49783,7 +50051,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or snowflake */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
@@ -50114,7 +50382,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or snowflake */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50207,7 +50475,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or snowflake */
                 dbType: string;
                 extDbType: string;
                 external: boolean;

@@ -3,6 +3,7 @@ import { duckdbKind } from './duckdb.ts';
 import type { WarehouseKind } from './kind.ts';
 import { mysqlKind } from './mysql.ts';
 import { postgresKind } from './postgres.ts';
+import { snowflakeKind } from './snowflake.ts';
 import { trinoKind } from './trino.ts';
 
 /**
@@ -14,6 +15,7 @@ export const warehouseKinds = [
   postgresKind,
   mysqlKind,
   trinoKind,
+  snowflakeKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);
