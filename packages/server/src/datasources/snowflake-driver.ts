@@ -153,6 +153,8 @@ export class SnowflakeDriver implements Driver {
       // Not aborted in flight: its answer holds the handle that cancels the statement it started.
       let answer = await this.submit(statement, options.queryId);
       handle = answer.body.statementHandle;
+      if (answer.status === 202 && handle === undefined)
+        throw new WarehouseUnavailableError('Snowflake sent no statement handle', 'failed');
       if (handle !== undefined && !handlePattern.test(handle))
         throw new WarehouseUnavailableError('Snowflake sent a malformed statement handle', 'failed');
       for (let poll = 0; answer.status === 202; poll++) {

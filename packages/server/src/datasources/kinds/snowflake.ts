@@ -254,6 +254,24 @@ export const snowflakeKind: WarehouseKind = {
         field,
       };
     }
+    // a real Snowflake may refuse the session's objects as statement errors rather than null context
+    const missing = /\b(Database|Schema) '([^']*)' does not exist/i.exec(
+      String((cause as Error)?.message ?? ''),
+    );
+    if (missing) {
+      const field = missing[1]!.toLowerCase();
+      return {
+        problem: 'database_missing',
+        message: `Snowflake has no ${field} ${String(settings[field] ?? missing[2])} that ${settings.role ? `role ${settings.role}` : `user ${user}'s default role`} may use: check its name (SHOW ${field.toUpperCase()}S lists them) and the role's USAGE grant.`,
+        field,
+      };
+    }
+    if (e?.sqlState === '57P03')
+      return {
+        problem: 'permission_missing',
+        message: `Snowflake has no usable warehouse for user ${user}: name one in warehouse, and check the role's USAGE grant on it.`,
+        field: 'warehouse',
+      };
     if (e?.sqlState === '42501')
       return {
         problem: 'permission_missing',
@@ -278,7 +296,14 @@ export const snowflakeKind: WarehouseKind = {
     if (network && !settings.host && network.field === 'host') network.field = 'account';
     if (network?.problem === 'tls_failed')
       network.message = `The HTTPS connection to ${host} failed: check its certificate (caCertificate for a private CA).`;
-    return network ?? unknownFailure(cause, host);
+    if (network) return network;
+    if (error instanceof StatementRejectedError)
+      return {
+        problem: 'unknown',
+        message: `Snowflake refused the test statement: ${error.engineMessage}`,
+        field: null,
+      };
+    return unknownFailure(cause, host);
   },
   // INFORMATION_SCHEMA.TABLE_CONSTRAINTS names a table's constraints but not their columns (Snowflake has
   // no KEY_COLUMN_USAGE; SHOW PRIMARY KEYS is a second statement), and Snowflake enforces none: columns only
