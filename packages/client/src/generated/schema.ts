@@ -4048,6 +4048,24 @@ export interface operations {
                     ssl?: boolean;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'snowflake';
+                    account?: string;
+                    host?: string;
+                    user?: string;
+                    warehouse?: string;
+                    database?: string;
+                    schema?: string;
+                    role?: string;
+                    caCertificate?: string;
+                    maxConnections?: number;
+                    /** @description Always false: Snowflake takes a private key or an OAuth token */
+                    hasPassword: boolean;
+                    hasPrivateKey: boolean;
+                    hasPrivateKeyPassphrase: boolean;
+                    hasOauthToken: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4183,6 +4201,24 @@ export interface operations {
                     ssl?: boolean;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'snowflake';
+                    account?: string;
+                    host?: string;
+                    user?: string;
+                    warehouse?: string;
+                    database?: string;
+                    schema?: string;
+                    role?: string;
+                    caCertificate?: string;
+                    maxConnections?: number;
+                    /** @description Always false: Snowflake takes a private key or an OAuth token */
+                    hasPassword: boolean;
+                    hasPrivateKey: boolean;
+                    hasPrivateKeyPassphrase: boolean;
+                    hasOauthToken: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4570,6 +4606,37 @@ export interface operations {
                 ssl?: boolean;
                 /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Snowflake, over its SQL API
+                 * @enum {string}
+                 */
+                type: 'snowflake';
+                /** @description The account identifier: `myorg-myaccount`, or an account locator with its region (`xy12345.us-east-1`) */
+                account?: string;
+                /** @description Another host than `<account>.snowflakecomputing.com` (private link), as `name` or `name:port`; always HTTPS */
+                host?: string;
+                /** @description The Snowflake user; required */
+                user?: string;
+                /** @description The warehouse statements run on (default: the user's) */
+                warehouse?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description The role statements run as (default: the user's) */
+                role?: string;
+                /** @description Key-pair authentication: the PEM private key (PKCS#8) whose public key is the user's RSA_PUBLIC_KEY. Write-only; encrypted at rest */
+                privateKey?: string;
+                /** @description The private key’s passphrase, if it is encrypted. Write-only; encrypted at rest */
+                privateKeyPassphrase?: string;
+                /** @description OAuth authentication instead of a key: an access token for the user. Write-only; encrypted at rest */
+                oauthToken?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for private link on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4670,6 +4737,24 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -5035,6 +5120,24 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -5426,6 +5529,37 @@ export interface operations {
                 ssl?: boolean;
                 /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Snowflake, over its SQL API
+                 * @enum {string}
+                 */
+                type: 'snowflake';
+                /** @description The account identifier: `myorg-myaccount`, or an account locator with its region (`xy12345.us-east-1`) */
+                account?: string;
+                /** @description Another host than `<account>.snowflakecomputing.com` (private link), as `name` or `name:port`; always HTTPS */
+                host?: string;
+                /** @description The Snowflake user; required */
+                user?: string;
+                /** @description The warehouse statements run on (default: the user's) */
+                warehouse?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description The role statements run as (default: the user's) */
+                role?: string;
+                /** @description Key-pair authentication: the PEM private key (PKCS#8) whose public key is the user's RSA_PUBLIC_KEY. Write-only; encrypted at rest */
+                privateKey?: string;
+                /** @description The private key’s passphrase, if it is encrypted. Write-only; encrypted at rest */
+                privateKeyPassphrase?: string;
+                /** @description OAuth authentication instead of a key: an access token for the user. Write-only; encrypted at rest */
+                oauthToken?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for private link on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -5526,6 +5660,24 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7005,6 +7157,24 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7382,6 +7552,24 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7775,6 +7963,24 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'snowflake';
+                  account?: string;
+                  host?: string;
+                  user?: string;
+                  warehouse?: string;
+                  database?: string;
+                  schema?: string;
+                  role?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Snowflake takes a private key or an OAuth token */
+                  hasPassword: boolean;
+                  hasPrivateKey: boolean;
+                  hasPrivateKeyPassphrase: boolean;
+                  hasOauthToken: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -8174,6 +8380,37 @@ export interface operations {
               password?: string;
               ssl?: boolean;
               /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description Snowflake, over its SQL API
+               * @enum {string}
+               */
+              type: 'snowflake';
+              /** @description The account identifier: `myorg-myaccount`, or an account locator with its region (`xy12345.us-east-1`) */
+              account?: string;
+              /** @description Another host than `<account>.snowflakecomputing.com` (private link), as `name` or `name:port`; always HTTPS */
+              host?: string;
+              /** @description The Snowflake user; required */
+              user?: string;
+              /** @description The warehouse statements run on (default: the user's) */
+              warehouse?: string;
+              /** @description The database unqualified table names are read from */
+              database?: string;
+              /** @description The schema unqualified table names are read from */
+              schema?: string;
+              /** @description The role statements run as (default: the user's) */
+              role?: string;
+              /** @description Key-pair authentication: the PEM private key (PKCS#8) whose public key is the user's RSA_PUBLIC_KEY. Write-only; encrypted at rest */
+              privateKey?: string;
+              /** @description The private key’s passphrase, if it is encrypted. Write-only; encrypted at rest */
+              privateKeyPassphrase?: string;
+              /** @description OAuth authentication instead of a key: an access token for the user. Write-only; encrypted at rest */
+              oauthToken?: string;
+              /** @description A PEM certificate authority to trust besides the system's, for private link on a private CA */
+              caCertificate?: string;
+              /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
               maxConnections?: number;
             };
       };
@@ -8580,6 +8817,37 @@ export interface operations {
                 password?: string;
                 ssl?: boolean;
                 /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Snowflake, over its SQL API
+                 * @enum {string}
+                 */
+                type: 'snowflake';
+                /** @description The account identifier: `myorg-myaccount`, or an account locator with its region (`xy12345.us-east-1`) */
+                account?: string;
+                /** @description Another host than `<account>.snowflakecomputing.com` (private link), as `name` or `name:port`; always HTTPS */
+                host?: string;
+                /** @description The Snowflake user; required */
+                user?: string;
+                /** @description The warehouse statements run on (default: the user's) */
+                warehouse?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description The role statements run as (default: the user's) */
+                role?: string;
+                /** @description Key-pair authentication: the PEM private key (PKCS#8) whose public key is the user's RSA_PUBLIC_KEY. Write-only; encrypted at rest */
+                privateKey?: string;
+                /** @description The private key’s passphrase, if it is encrypted. Write-only; encrypted at rest */
+                privateKeyPassphrase?: string;
+                /** @description OAuth authentication instead of a key: an access token for the user. Write-only; encrypted at rest */
+                oauthToken?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for private link on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
                 maxConnections?: number;
               };
         };
@@ -50210,7 +50478,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift or clickhouse */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse or snowflake */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50303,7 +50571,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift or clickhouse */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse or snowflake */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
@@ -50634,7 +50902,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift or clickhouse */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse or snowflake */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50727,7 +50995,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift or clickhouse */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse or snowflake */
                 dbType: string;
                 extDbType: string;
                 external: boolean;

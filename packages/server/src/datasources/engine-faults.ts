@@ -262,3 +262,58 @@ export function clickhouseFault(error: unknown): EngineFault {
   if (typeof e?.message === 'string' && /^Timeout error\.$/.test(e.message)) return engine('unreachable');
   return null;
 }
+
+/** A failed statement as the Snowflake SQL API answers it (QueryFailureStatus, HTTP 422). */
+export interface SnowflakeFailure {
+  code?: unknown;
+  sqlState?: unknown;
+  message?: unknown;
+}
+
+/**
+ * Snowflake's messages span lines ("SQL compilation error:\nerror line 1 at position 7\ninvalid
+ * identifier 'X'"), whose first says nothing on its own: its lines joined. They name objects of
+ * the warehouse, never the connection's key or token.
+ */
+export function snowflakeMessage(message: unknown): string {
+  const text = typeof message === 'string' ? message : '';
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
+}
+
+/**
+ * Snowflake by the SQLSTATE of its QueryFailureStatus (the SQL API's 422), as PostgreSQL's classes
+ * read: 42 (a compilation error: syntax, an invalid identifier, an object that does not exist),
+ * 22 (division by zero, a value that does not convert), 21 and 0A are the query's; 42501
+ * (insufficient privileges) the data source's role's; 57014 a statement cancelled by its timeout
+ * or an operator; 57P03 no usable warehouse (its name wrong, suspended without auto-resume, or not
+ * granted); 08 and 28 the connection; 53 resources; XX internal. 02000 ("does not exist or not
+ * authorized") is a table the model names that the role cannot see: the query's. An HTTP status
+ * other than 200/202/422 is the service's: 401/403 the login, 408 the statement's `timeout`,
+ * 429 and 503 busy after the driver's retries, other 5xx failed.
+ */
+export function snowflakeFault(error: unknown): EngineFault {
+  const e = error as SnowflakeFailure & { status?: unknown; code?: unknown };
+  const state = typeof e?.sqlState === 'string' ? e.sqlState : '';
+  if (state !== '') {
+    if (state === '42501') return engine('permission', snowflakeMessage(e.message));
+    if (/^(42|22|21|0A)/.test(state) || state === '02000')
+      return { fault: 'statement', message: snowflakeMessage(e.message) };
+    if (state === '57014') return engine('cancelled');
+    if (state === '57P03') return engine('setup', snowflakeMessage(e.message));
+    if (/^(08|28)/.test(state)) return engine('unreachable');
+    if (/^53/.test(state)) return engine('busy');
+    if (/^XX/.test(state)) return engine('failed');
+  }
+  if (typeof e?.status === 'number') {
+    if (e.status === 408) return engine('cancelled');
+    if (e.status === 429 || e.status === 503) return engine('busy');
+    if (e.status >= 500) return engine('failed');
+    return engine('unreachable');
+  }
+  if (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)) return engine('unreachable');
+  return null;
+}

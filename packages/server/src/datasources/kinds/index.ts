@@ -6,6 +6,7 @@ import { mysqlKind } from './mysql.ts';
 import { postgresKind } from './postgres.ts';
 import { prestoKind } from './presto.ts';
 import { redshiftKind } from './redshift.ts';
+import { snowflakeKind } from './snowflake.ts';
 import { trinoKind } from './trino.ts';
 
 /**
@@ -20,6 +21,7 @@ export const warehouseKinds = [
   redshiftKind,
   prestoKind,
   clickhouseKind,
+  snowflakeKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);

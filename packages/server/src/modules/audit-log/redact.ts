@@ -3,10 +3,10 @@
  * public shapes of what they changed, which carry none; this is the one net under them, so that a
  * shape that one day grows a secret still never writes it into the log. A key is secret when its
  * name ends in one of these words (`password`, `dbPassword`, `clientSecret`, `serviceApiToken`,
- * `key_hash`, `value_enc`, `key`, `apiKey`, `privateKey`); its value is replaced, not dropped, so
+ * `key_hash`, `value_enc`, `key`, `apiKey`, `privateKey`, `privateKeyPassphrase`); its value is replaced, not dropped, so
  * the entry still shows that it changed. Flags about a secret (`hasPassword`) are no secret.
  */
-const secretKey = /(password|passwd|secret|token|hash|_enc|^key|apikey|privatekey|credentials?)$/i;
+const secretKey = /(password|passwd|passphrase|secret|token|hash|_enc|^key|apikey|privatekey|credentials?)$/i;
 
 export const redacted = '[REDACTED]';
 

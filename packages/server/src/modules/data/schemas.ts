@@ -216,7 +216,8 @@ export const LoadResult = Type.Object(
     transformedQuery: Type.Null(),
     dataSource: Type.String(),
     dbType: Type.String({
-      description: "The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift or clickhouse",
+      description:
+        "The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse or snowflake",
     }),
     extDbType: Type.String(),
     external: Type.Boolean(),

@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../../../test/harness.ts';
+import { selfSignedCertificate } from '../../../test/self-signed-certificate.ts';
 import { startTrinoProtocolServer, type TrinoProtocolServer } from '../../../test/trino-protocol-server.ts';
 import { sampleDatabaseFile } from '../../datasources/registry.ts';
 import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
@@ -47,42 +44,6 @@ const extraModel = `cubes:
       - name: count
         type: count
 `;
-
-/** A throwaway certificate for 127.0.0.1, so that the password travels over HTTPS as it must. */
-function selfSignedCertificate(): { key: string; cert: string } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-trino-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        path.join(dir, 'key.pem'),
-        '-out',
-        path.join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    return {
-      key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
-      cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * Trino as a warehouse (issue 24 items 1-3) against a server in this process speaking Trino's

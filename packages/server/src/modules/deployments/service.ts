@@ -441,9 +441,11 @@ export class DeploymentsService {
       name: row.name,
       deploymentUrl: this.dataUrl(row),
       creationStep: row.creation_step as Static<typeof Deployment>['creationStep'],
-      dataSource: { ...source, hasPassword: stored.passwordEnc !== undefined } as Static<
-        typeof Deployment
-      >['dataSource'],
+      dataSource: {
+        ...source,
+        hasPassword: stored.passwordEnc !== undefined,
+        ...secretFlags(stored),
+      } as Static<typeof Deployment>['dataSource'],
       basePath: row.base_path,
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),
@@ -470,4 +472,19 @@ export class DeploymentsService {
       ],
     };
   }
+}
+
+/**
+ * `has<Field>` for each secret of the kind besides a password (`hasPrivateKey`, `hasOauthToken`):
+ * whether one is saved, never the value. `hasPassword` is every kind's, as before.
+ */
+function secretFlags(stored: DataSourceSettings): Record<string, boolean> {
+  return Object.fromEntries(
+    kindOf(stored)
+      .secretFields.filter((field) => field !== 'password')
+      .map((field) => [
+        `has${field[0]!.toUpperCase()}${field.slice(1)}`,
+        stored[`${field}Enc`] !== undefined,
+      ]),
+  );
 }
