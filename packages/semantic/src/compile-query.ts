@@ -1,3 +1,4 @@
+import { athena } from './dialect/athena.ts';
 import type { Dialect, DialectName } from './dialect/dialect.ts';
 import { duckdb } from './dialect/duckdb.ts';
 import { mysql } from './dialect/mysql.ts';
@@ -17,7 +18,14 @@ import { type OutputColumn, outputColumns } from './result/format.ts';
 import { resolveAccess } from './security/access.ts';
 import type { SecurityContext } from './security/context.ts';
 
-export const DIALECTS: Readonly<Record<DialectName, Dialect>> = { duckdb, postgres, mysql, trino, snowflake };
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
+  duckdb,
+  postgres,
+  mysql,
+  trino,
+  snowflake,
+  athena,
+};
 
 export interface CompileQueryOptions {
   readonly dialect: DialectName | Dialect;

@@ -61,7 +61,7 @@ export interface Dialect {
   readonly refuses?: { readonly fullJoin?: string };
 }
 
-export const DIALECT_NAMES = ['duckdb', 'postgres', 'mysql', 'trino', 'snowflake'] as const;
+export const DIALECT_NAMES = ['duckdb', 'postgres', 'mysql', 'trino', 'snowflake', 'athena'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 export function quoteWith(q: string) {
