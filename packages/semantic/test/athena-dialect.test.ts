@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileModelOrThrow, compileQuery } from '../src/index.ts';
+import { type CubeQuery, compileModelOrThrow, compileQuery } from '../src/index.ts';
 import { ADMIN, fixtureFiles, NOW } from './fixtures/model.ts';
 import { queries } from './queries.ts';
 
@@ -34,7 +34,7 @@ const extra = {
 `,
 };
 const model = compileModelOrThrow([...fixtureFiles(), extra]);
-const compile = (query: object, dialect: 'athena' | 'trino') =>
+const compile = (query: CubeQuery, dialect: 'athena' | 'trino') =>
   compileQuery(model, query, { dialect, securityContext: ADMIN, now: NOW });
 
 describe('Athena prints Trino SQL', () => {
@@ -56,7 +56,7 @@ describe('Athena refuses what it cannot compute, naming the feature and Athena',
     );
   });
   it('a rolling window of months and days', () => {
-    const query = {
+    const query: CubeQuery = {
       measures: ['shapes.amount_month_and_days'],
       timeDimensions: [
         { dimension: 'shapes.created_at', granularity: 'month', dateRange: ['2024-01-01', '2024-03-31'] },

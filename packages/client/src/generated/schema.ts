@@ -4013,6 +4013,19 @@ export interface operations {
                     caCertificate?: string;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'athena';
+                    region?: string;
+                    workgroup?: string;
+                    outputLocation?: string;
+                    catalog?: string;
+                    database?: string;
+                    accessKeyId?: string;
+                    endpoint?: string;
+                    maxConnections?: number;
+                    hasSecretAccessKey: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4113,6 +4126,19 @@ export interface operations {
                     caCertificate?: string;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'athena';
+                    region?: string;
+                    workgroup?: string;
+                    outputLocation?: string;
+                    catalog?: string;
+                    database?: string;
+                    accessKeyId?: string;
+                    endpoint?: string;
+                    maxConnections?: number;
+                    hasSecretAccessKey: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4440,6 +4466,31 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Amazon Athena (engine version 3)
+                 * @enum {string}
+                 */
+                type: 'athena';
+                /** @description The AWS region, such as eu-west-1 */
+                region?: string;
+                /** @description The workgroup queries run in (default primary) */
+                workgroup?: string;
+                /** @description s3://bucket/prefix/ for query results; absent: the workgroup's result location */
+                outputLocation?: string;
+                /** @description The data catalog (default AwsDataCatalog) */
+                catalog?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The access key id of an IAM user or role */
+                accessKeyId?: string;
+                /** @description Write-only; encrypted at rest; never returned */
+                secretAccessKey?: string;
+                /** @description Another endpoint than the region's, such as a VPC interface endpoint */
+                endpoint?: string;
+                /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4505,6 +4556,19 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -4835,6 +4899,19 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -5166,6 +5243,31 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Amazon Athena (engine version 3)
+                 * @enum {string}
+                 */
+                type: 'athena';
+                /** @description The AWS region, such as eu-west-1 */
+                region?: string;
+                /** @description The workgroup queries run in (default primary) */
+                workgroup?: string;
+                /** @description s3://bucket/prefix/ for query results; absent: the workgroup's result location */
+                outputLocation?: string;
+                /** @description The data catalog (default AwsDataCatalog) */
+                catalog?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The access key id of an IAM user or role */
+                accessKeyId?: string;
+                /** @description Write-only; encrypted at rest; never returned */
+                secretAccessKey?: string;
+                /** @description Another endpoint than the region's, such as a VPC interface endpoint */
+                endpoint?: string;
+                /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -5231,6 +5333,19 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -6675,6 +6790,19 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7017,6 +7145,19 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7375,6 +7516,19 @@ export interface operations {
                   caCertificate?: string;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7714,6 +7868,31 @@ export interface operations {
               /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
               caCertificate?: string;
               /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description Amazon Athena (engine version 3)
+               * @enum {string}
+               */
+              type: 'athena';
+              /** @description The AWS region, such as eu-west-1 */
+              region?: string;
+              /** @description The workgroup queries run in (default primary) */
+              workgroup?: string;
+              /** @description s3://bucket/prefix/ for query results; absent: the workgroup's result location */
+              outputLocation?: string;
+              /** @description The data catalog (default AwsDataCatalog) */
+              catalog?: string;
+              /** @description The database unqualified table names are read from */
+              database?: string;
+              /** @description The access key id of an IAM user or role */
+              accessKeyId?: string;
+              /** @description Write-only; encrypted at rest; never returned */
+              secretAccessKey?: string;
+              /** @description Another endpoint than the region's, such as a VPC interface endpoint */
+              endpoint?: string;
+              /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
               maxConnections?: number;
             };
       };
@@ -8060,6 +8239,31 @@ export interface operations {
                 /** @description A PEM certificate authority to trust besides the system's, for a cluster on a private CA */
                 caCertificate?: string;
                 /** @description Statements the deployment runs on the cluster at once (default 10); further queries wait */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Amazon Athena (engine version 3)
+                 * @enum {string}
+                 */
+                type: 'athena';
+                /** @description The AWS region, such as eu-west-1 */
+                region?: string;
+                /** @description The workgroup queries run in (default primary) */
+                workgroup?: string;
+                /** @description s3://bucket/prefix/ for query results; absent: the workgroup's result location */
+                outputLocation?: string;
+                /** @description The data catalog (default AwsDataCatalog) */
+                catalog?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The access key id of an IAM user or role */
+                accessKeyId?: string;
+                /** @description Write-only; encrypted at rest; never returned */
+                secretAccessKey?: string;
+                /** @description Another endpoint than the region's, such as a VPC interface endpoint */
+                endpoint?: string;
+                /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
                 maxConnections?: number;
               };
         };
@@ -49690,7 +49894,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or athena */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -49783,7 +49987,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or athena */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
@@ -50114,7 +50318,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or athena */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50207,7 +50411,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql or trino */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino or athena */
                 dbType: string;
                 extDbType: string;
                 external: boolean;

@@ -9,6 +9,7 @@ import {
   WarehouseUnavailableError,
 } from './driver.ts';
 import { type TrinoError, trinoFault } from './engine-faults.ts';
+import { SlotQueue } from './slot-queue.ts';
 import { inlineParams } from './trino-literals.ts';
 
 export interface TrinoSettings {
@@ -78,14 +79,14 @@ const busyDelayMs = 100;
 export class TrinoDriver implements Driver {
   readonly dialect = 'trino' as const;
   private readonly agent: http.Agent;
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly slots: SlotQueue;
 
   constructor(private readonly settings: TrinoSettings) {
     const options = { keepAlive: true, maxSockets: (settings.max ?? 10) + 2 };
     this.agent = settings.ssl
       ? new https.Agent({ ...options, ...(settings.caCertificate ? { ca: settings.caCertificate } : {}) })
       : new http.Agent(options);
+    this.slots = new SlotQueue(settings.max ?? 10);
   }
 
   private get base(): string {
@@ -126,7 +127,7 @@ export class TrinoDriver implements Driver {
     const { signal } = options;
     if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
     const text = statementTag(this.settings.deploymentId, options.queryId) + inlineParams(sql, params);
-    await this.acquire(signal);
+    await this.slots.acquire(signal);
     let next: string | undefined;
     const onAbort = () => {
       // DELETE of the current nextUri cancels the statement on the coordinator (client protocol)
@@ -161,7 +162,7 @@ export class TrinoDriver implements Driver {
       throw new WarehouseUnavailableError(error, sorted?.fault === 'engine' ? sorted.reason : 'unreachable');
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      this.release();
+      this.slots.release();
     }
   }
 
@@ -223,33 +224,6 @@ export class TrinoDriver implements Driver {
       req.on('error', reject);
       req.end(body);
     });
-  }
-
-  /** A slot among `max` running statements; the data API's timeout and signal bound the wait. */
-  private acquire(signal: AbortSignal | undefined): Promise<void> {
-    if (this.running < (this.settings.max ?? 10)) {
-      this.running++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const go = () => {
-        signal?.removeEventListener('abort', leave);
-        this.running++;
-        resolve();
-      };
-      const leave = () => {
-        const i = this.waiting.indexOf(go);
-        if (i >= 0) this.waiting.splice(i, 1);
-        reject(new QueryCancelledError('Query cancelled'));
-      };
-      signal?.addEventListener('abort', leave, { once: true });
-      this.waiting.push(go);
-    });
-  }
-
-  private release(): void {
-    this.running--;
-    this.waiting.shift()?.();
   }
 
   async close(): Promise<void> {

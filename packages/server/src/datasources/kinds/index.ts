@@ -1,4 +1,5 @@
 import { type TObject, Type } from 'typebox';
+import { athenaKind } from './athena.ts';
 import { duckdbKind } from './duckdb.ts';
 import type { WarehouseKind } from './kind.ts';
 import { mysqlKind } from './mysql.ts';
@@ -14,6 +15,7 @@ export const warehouseKinds = [
   postgresKind,
   mysqlKind,
   trinoKind,
+  athenaKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);

@@ -441,9 +441,7 @@ export class DeploymentsService {
       name: row.name,
       deploymentUrl: this.dataUrl(row),
       creationStep: row.creation_step as Static<typeof Deployment>['creationStep'],
-      dataSource: { ...source, hasPassword: stored.passwordEnc !== undefined } as Static<
-        typeof Deployment
-      >['dataSource'],
+      dataSource: { ...source, ...secretFlags(stored) } as Static<typeof Deployment>['dataSource'],
       basePath: row.base_path,
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),
@@ -470,4 +468,19 @@ export class DeploymentsService {
       ],
     };
   }
+}
+
+/**
+ * Whether each sealed secret is saved, never the secret: `hasPassword` for the kinds with a
+ * password or no secret (as before), `has<Field>` for another secret (Athena's `hasSecretAccessKey`).
+ */
+function secretFlags(stored: DataSourceSettings): Record<string, boolean> {
+  const others = kindOf(stored).secretFields.filter((field) => field !== 'password');
+  if (others.length === 0) return { hasPassword: stored.passwordEnc !== undefined };
+  return Object.fromEntries(
+    others.map((field) => [
+      `has${field[0]!.toUpperCase()}${field.slice(1)}`,
+      stored[`${field}Enc`] !== undefined,
+    ]),
+  );
 }
