@@ -215,7 +215,9 @@ export const LoadResult = Type.Object(
     usedPreAggregations: Type.Object({}, open),
     transformedQuery: Type.Null(),
     dataSource: Type.String(),
-    dbType: Type.String({ description: "The deployment's SQL dialect: duckdb, postgres, mysql, trino or athena" }),
+    dbType: Type.String({
+      description: "The deployment's SQL dialect: duckdb, postgres, mysql, trino or athena",
+    }),
     extDbType: Type.String(),
     external: Type.Boolean(),
     slowQuery: Type.Boolean(),
