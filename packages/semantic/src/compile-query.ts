@@ -1,3 +1,4 @@
+import { athena } from './dialect/athena.ts';
 import { clickhouse } from './dialect/clickhouse.ts';
 import type { Dialect, DialectName } from './dialect/dialect.ts';
 import { duckdb } from './dialect/duckdb.ts';
@@ -29,6 +30,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   redshift,
   presto,
   clickhouse,
+  athena,
 };
 
 export interface CompileQueryOptions {

@@ -94,6 +94,7 @@ export const DIALECT_NAMES = [
   'redshift',
   'presto',
   'clickhouse',
+  'athena',
 ] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 

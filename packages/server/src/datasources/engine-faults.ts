@@ -317,3 +317,50 @@ export function snowflakeFault(error: unknown): EngineFault {
   if (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)) return engine('unreachable');
   return null;
 }
+
+/** The AWS SDK's service errors by `name` (the `__type` of the AWS JSON protocol's error). */
+const awsNames: Record<string, Extract<EngineFault, { fault: 'engine' }>['reason']> = {
+  TooManyRequestsException: 'busy',
+  ThrottlingException: 'busy',
+  InternalServerException: 'failed',
+  ServiceUnavailableException: 'busy',
+  AccessDeniedException: 'permission',
+  UnrecognizedClientException: 'unreachable',
+  InvalidSignatureException: 'unreachable',
+  ExpiredTokenException: 'unreachable',
+  InvalidRequestException: 'unreachable',
+  ResourceNotFoundException: 'unreachable',
+  MetadataException: 'failed',
+};
+
+/**
+ * Athena by the AthenaError of a FAILED query (the user guide's "Athena error catalog"): category
+ * 2 (USER) is the query's fault (a syntax error, a column or table not there, a type mismatch),
+ * except a denied permission; error types 0-8 ("Query exhausted resources at this scale factor")
+ * are the engine busy, 206 and 210 a query timeout of the workgroup; category 1 (SYSTEM) and 3
+ * (OTHER) the engine's failure. A call the API refused is sorted by the service error's name:
+ * throttling is busy (after the SDK's retries), credentials and a missing workgroup unreachable.
+ */
+export function athenaFault(error: unknown): EngineFault {
+  const e = error as {
+    name?: unknown;
+    message?: unknown;
+    errorCategory?: unknown;
+    errorType?: unknown;
+    code?: unknown;
+  };
+  if (typeof e?.errorCategory === 'number' || e?.name === 'AthenaQueryError') {
+    const type = typeof e.errorType === 'number' ? e.errorType : -1;
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (/^(PERMISSION_DENIED|Access denied)/i.test(message)) return engine('permission', firstLine(message));
+    if (type >= 0 && type <= 8) return engine('busy');
+    if (type === 206 || type === 210) return engine('cancelled');
+    if (e.errorCategory === 2) return statement(error);
+    return engine('failed');
+  }
+  const reason = typeof e?.name === 'string' ? awsNames[e.name] : undefined;
+  if (reason === 'permission') return engine('permission');
+  if (reason) return engine(reason);
+  if (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)) return engine('unreachable');
+  return null;
+}

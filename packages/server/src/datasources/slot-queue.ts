@@ -1,10 +1,10 @@
 import { QueryCancelledError } from './driver.ts';
 
 /**
- * A bound on the statements a deployment runs at once on an engine spoken over HTTP (Trino,
- * Snowflake), where no connection pool bounds them (issue 24 item 3: a pool per deployment with a
- * bound). Further queries wait in order; the data API's timeout and the client going away (the
- * signal) end a wait without taking a slot.
+ * A bound on the statements one deployment runs on a remote engine at once (issue 24 item 3): the
+ * HTTP drivers (Trino, Snowflake, Athena) hold no connection to pool, so a slot stands for one.
+ * Waiters are served in arrival order; the data API's timeout and the client going away (the
+ * signal) bound the wait, and a cancelled waiter leaves the queue.
  */
 export class SlotQueue {
   private running = 0;
@@ -13,6 +13,7 @@ export class SlotQueue {
   constructor(private readonly max: number) {}
 
   acquire(signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(new QueryCancelledError('Query cancelled'));
     if (this.running < this.max) {
       this.running++;
       return Promise.resolve();

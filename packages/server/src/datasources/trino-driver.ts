@@ -93,6 +93,7 @@ export class TrinoDriver implements Driver {
     this.agent = settings.ssl
       ? new https.Agent({ ...options, ...(settings.caCertificate ? { ca: settings.caCertificate } : {}) })
       : new http.Agent(options);
+    this.slots = new SlotQueue(settings.max ?? 10);
   }
 
   private get base(): string {

@@ -18,7 +18,13 @@ export interface KindField {
     | 'password'
     | 'ssl'
     | 'maxConnections'
-    | 'path';
+    | 'path'
+    | 'region'
+    | 'workgroup'
+    | 'outputLocation'
+    | 'accessKeyId'
+    | 'secretAccessKey'
+    | 'endpoint';
   label: string;
   input: 'text' | 'number' | 'password' | 'checkbox';
   required?: boolean;
@@ -183,6 +189,40 @@ export const kinds: Kind[] = [
     ],
   },
   {
+    type: 'athena',
+    label: 'Amazon Athena',
+    description: 'Amazon Athena (engine version 3), with an access key of an IAM user or role.',
+    fields: [
+      { name: 'region', label: 'Region', input: 'text', required: true, placeholder: 'eu-west-1' },
+      { name: 'workgroup', label: 'Workgroup', input: 'text', placeholder: 'primary' },
+      {
+        name: 'outputLocation',
+        label: 'Result location',
+        input: 'text',
+        placeholder: 's3://bucket/athena-results/',
+        hint: "Where Athena writes query results; empty: the workgroup's own.",
+      },
+      { name: 'catalog', label: 'Catalog', input: 'text', placeholder: 'AwsDataCatalog' },
+      { name: 'database', label: 'Database', input: 'text', required: true },
+      { name: 'accessKeyId', label: 'Access key id', input: 'text', required: true },
+      { name: 'secretAccessKey', label: 'Secret access key', input: 'password', secret: true },
+      {
+        name: 'endpoint',
+        label: 'Endpoint',
+        input: 'text',
+        placeholder: 'https://athena.eu-west-1.amazonaws.com',
+        hint: "Only for a VPC interface endpoint; empty: the region's.",
+      },
+      {
+        name: 'maxConnections',
+        label: 'Max running queries',
+        input: 'number',
+        placeholder: '10',
+        hint: 'At most this many queries run on Athena at once; further queries wait.',
+      },
+    ],
+  },
+  {
     type: 'duckdb',
     label: 'DuckDB',
     description: "A DuckDB file in the server's data directory, or the generated sample data.",
@@ -239,9 +279,9 @@ export function toInput(kind: Kind, values: KindValues): DataSourceInput {
   return body as DataSourceInput;
 }
 
-/** Where a saved data source points, as a page shows it: ` · host:port / database` or ` · path`. */
+/** Where a saved data source points, as a page shows it: ` · host:port / database`, ` · region / database` or ` · path`. */
 export function sourceSummary(source: object, withPort = true): string {
   const s = source as Partial<Record<KindField['name'], unknown>>;
   const port = withPort && s.port ? `:${s.port}` : '';
-  return `${s.host ? ` · ${s.host}${port}` : ''}${s.database ? ` / ${s.database}` : ''}${s.path ? ` · ${s.path}` : ''}`;
+  return `${s.host ? ` · ${s.host}${port}` : ''}${s.region ? ` · ${s.region}` : ''}${s.database ? ` / ${s.database}` : ''}${s.path ? ` · ${s.path}` : ''}`;
 }

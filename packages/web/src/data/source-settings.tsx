@@ -12,7 +12,9 @@ import { type KindValues, kindOf, savedValues, toInput } from './kinds.ts';
 
 interface SavedSource {
   type: string;
-  hasPassword: boolean;
+  hasPassword?: boolean;
+  /** Athena's sealed secret, in place of `hasPassword`. */
+  hasSecretAccessKey?: boolean;
   [field: string]: unknown;
 }
 
@@ -69,7 +71,7 @@ export function SourceSettings({
           values={values}
           onChange={change}
           problems={fieldProblems}
-          hasSavedPassword={source.hasPassword}
+          hasSavedPassword={source.hasPassword === true || source.hasSecretAccessKey === true}
         />
         <ConnectionStatus result={result} pending={test.isPending || update.isPending} />
         {problems.other && (

@@ -1,4 +1,5 @@
 import { type TObject, Type } from 'typebox';
+import { athenaKind } from './athena.ts';
 import { clickhouseKind } from './clickhouse.ts';
 import { duckdbKind } from './duckdb.ts';
 import type { WarehouseKind } from './kind.ts';
@@ -22,6 +23,7 @@ export const warehouseKinds = [
   prestoKind,
   clickhouseKind,
   snowflakeKind,
+  athenaKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);
