@@ -4066,6 +4066,21 @@ export interface operations {
                     hasPrivateKey: boolean;
                     hasPrivateKeyPassphrase: boolean;
                     hasOauthToken: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'athena';
+                    region?: string;
+                    workgroup?: string;
+                    outputLocation?: string;
+                    catalog?: string;
+                    database?: string;
+                    accessKeyId?: string;
+                    endpoint?: string;
+                    maxConnections?: number;
+                    /** @description Always false: Athena signs with an access key */
+                    hasPassword: boolean;
+                    hasSecretAccessKey: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4219,6 +4234,21 @@ export interface operations {
                     hasPrivateKey: boolean;
                     hasPrivateKeyPassphrase: boolean;
                     hasOauthToken: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'athena';
+                    region?: string;
+                    workgroup?: string;
+                    outputLocation?: string;
+                    catalog?: string;
+                    database?: string;
+                    accessKeyId?: string;
+                    endpoint?: string;
+                    maxConnections?: number;
+                    /** @description Always false: Athena signs with an access key */
+                    hasPassword: boolean;
+                    hasSecretAccessKey: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4637,6 +4667,31 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Amazon Athena (engine version 3)
+                 * @enum {string}
+                 */
+                type: 'athena';
+                /** @description The AWS region, such as eu-west-1 */
+                region?: string;
+                /** @description The workgroup queries run in (default primary) */
+                workgroup?: string;
+                /** @description s3://bucket/prefix/ for query results; absent: the workgroup's result location */
+                outputLocation?: string;
+                /** @description The data catalog (default AwsDataCatalog) */
+                catalog?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The access key id of an IAM user or role */
+                accessKeyId?: string;
+                /** @description Write-only; encrypted at rest; never returned */
+                secretAccessKey?: string;
+                /** @description Another endpoint than the region's, such as a VPC interface endpoint */
+                endpoint?: string;
+                /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4755,6 +4810,21 @@ export interface operations {
                   hasPrivateKey: boolean;
                   hasPrivateKeyPassphrase: boolean;
                   hasOauthToken: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Athena signs with an access key */
+                  hasPassword: boolean;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -5138,6 +5208,21 @@ export interface operations {
                   hasPrivateKey: boolean;
                   hasPrivateKeyPassphrase: boolean;
                   hasOauthToken: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Athena signs with an access key */
+                  hasPassword: boolean;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -5560,6 +5645,31 @@ export interface operations {
                 caCertificate?: string;
                 /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Amazon Athena (engine version 3)
+                 * @enum {string}
+                 */
+                type: 'athena';
+                /** @description The AWS region, such as eu-west-1 */
+                region?: string;
+                /** @description The workgroup queries run in (default primary) */
+                workgroup?: string;
+                /** @description s3://bucket/prefix/ for query results; absent: the workgroup's result location */
+                outputLocation?: string;
+                /** @description The data catalog (default AwsDataCatalog) */
+                catalog?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The access key id of an IAM user or role */
+                accessKeyId?: string;
+                /** @description Write-only; encrypted at rest; never returned */
+                secretAccessKey?: string;
+                /** @description Another endpoint than the region's, such as a VPC interface endpoint */
+                endpoint?: string;
+                /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -5678,6 +5788,21 @@ export interface operations {
                   hasPrivateKey: boolean;
                   hasPrivateKeyPassphrase: boolean;
                   hasOauthToken: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Athena signs with an access key */
+                  hasPassword: boolean;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7175,6 +7300,21 @@ export interface operations {
                   hasPrivateKey: boolean;
                   hasPrivateKeyPassphrase: boolean;
                   hasOauthToken: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Athena signs with an access key */
+                  hasPassword: boolean;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7570,6 +7710,21 @@ export interface operations {
                   hasPrivateKey: boolean;
                   hasPrivateKeyPassphrase: boolean;
                   hasOauthToken: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Athena signs with an access key */
+                  hasPassword: boolean;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7981,6 +8136,21 @@ export interface operations {
                   hasPrivateKey: boolean;
                   hasPrivateKeyPassphrase: boolean;
                   hasOauthToken: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'athena';
+                  region?: string;
+                  workgroup?: string;
+                  outputLocation?: string;
+                  catalog?: string;
+                  database?: string;
+                  accessKeyId?: string;
+                  endpoint?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Athena signs with an access key */
+                  hasPassword: boolean;
+                  hasSecretAccessKey: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -8411,6 +8581,31 @@ export interface operations {
               /** @description A PEM certificate authority to trust besides the system's, for private link on a private CA */
               caCertificate?: string;
               /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description Amazon Athena (engine version 3)
+               * @enum {string}
+               */
+              type: 'athena';
+              /** @description The AWS region, such as eu-west-1 */
+              region?: string;
+              /** @description The workgroup queries run in (default primary) */
+              workgroup?: string;
+              /** @description s3://bucket/prefix/ for query results; absent: the workgroup's result location */
+              outputLocation?: string;
+              /** @description The data catalog (default AwsDataCatalog) */
+              catalog?: string;
+              /** @description The database unqualified table names are read from */
+              database?: string;
+              /** @description The access key id of an IAM user or role */
+              accessKeyId?: string;
+              /** @description Write-only; encrypted at rest; never returned */
+              secretAccessKey?: string;
+              /** @description Another endpoint than the region's, such as a VPC interface endpoint */
+              endpoint?: string;
+              /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
               maxConnections?: number;
             };
       };
@@ -8848,6 +9043,31 @@ export interface operations {
                 /** @description A PEM certificate authority to trust besides the system's, for private link on a private CA */
                 caCertificate?: string;
                 /** @description Statements the deployment runs on Snowflake at once (default 10); further queries wait */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Amazon Athena (engine version 3)
+                 * @enum {string}
+                 */
+                type: 'athena';
+                /** @description The AWS region, such as eu-west-1 */
+                region?: string;
+                /** @description The workgroup queries run in (default primary) */
+                workgroup?: string;
+                /** @description s3://bucket/prefix/ for query results; absent: the workgroup's result location */
+                outputLocation?: string;
+                /** @description The data catalog (default AwsDataCatalog) */
+                catalog?: string;
+                /** @description The database unqualified table names are read from */
+                database?: string;
+                /** @description The access key id of an IAM user or role */
+                accessKeyId?: string;
+                /** @description Write-only; encrypted at rest; never returned */
+                secretAccessKey?: string;
+                /** @description Another endpoint than the region's, such as a VPC interface endpoint */
+                endpoint?: string;
+                /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
                 maxConnections?: number;
               };
         };
@@ -50478,7 +50698,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse or snowflake */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake or athena */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50571,7 +50791,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse or snowflake */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake or athena */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
@@ -50902,7 +51122,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse or snowflake */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake or athena */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50995,7 +51215,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse or snowflake */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake or athena */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
