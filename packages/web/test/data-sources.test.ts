@@ -303,6 +303,26 @@ describeInBrowser('data sources and models in the browser (issue 21 item 4)', ()
     }
   });
 
+  it('offers Snowflake: a private key that does not read is refused beside its field', async () => {
+    const { page } = browser;
+    await page.goto(`${web.baseUrl}/data-sources/new`);
+    await page.getByRole('radio', { name: /Snowflake/ }).check();
+    await page.getByLabel('Account', { exact: true }).fill('myorg-myaccount');
+    await page.getByLabel('User', { exact: true }).fill('TESSERA');
+    const key = page.getByLabel('Private key (PEM)');
+    expect(await key.evaluate((e) => e.tagName)).toBe('TEXTAREA');
+    await key.fill('-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => key.getAttribute('aria-invalid')).toBe('true');
+    const beside = await page.locator('.data-source-field-privateKey .field-error').textContent();
+    expect(beside).toBeTruthy();
+    // The refusal names the field, never what was typed into it.
+    expect(beside).not.toContain('not a key');
+    await browser.screenshot('data-13-snowflake-key-refused');
+    expect(browser.errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
+    browser.errors.length = 0;
+  });
+
   it('every page at phone width', async () => {
     const phone = await openBrowser(web.baseUrl, { viewport: { width: 390, height: 844 } });
     try {

@@ -19,13 +19,14 @@ export function DataSourceFields({
   values,
   onChange,
   problems,
-  hasSavedPassword = false,
+  savedSecrets = new Set<string>(),
 }: {
   kind: Kind;
   values: KindValues;
   onChange: (values: KindValues) => void;
   problems: Record<string, string>;
-  hasSavedPassword?: boolean;
+  /** Secret fields with a saved value (kinds.ts `savedSecrets`): empty keeps it. */
+  savedSecrets?: ReadonlySet<string>;
 }) {
   const checkboxId = useId();
   return (
@@ -46,12 +47,13 @@ export function DataSourceFields({
           <div key={f.name} className={`data-source-field data-source-field-${f.name}`}>
             <Field
               label={f.label}
-              type={f.input}
+              type={f.input === 'textarea' ? undefined : f.input}
+              multiline={f.input === 'textarea'}
               value={values[f.name] ?? ''}
               onChange={(v) => onChange({ ...values, [f.name]: v })}
               problem={problems[f.name]}
               required={f.required}
-              placeholder={f.secret && hasSavedPassword ? 'Saved; leave empty to keep it' : f.placeholder}
+              placeholder={savedSecrets.has(f.name) ? 'Saved; leave empty to keep it' : f.placeholder}
             />
             {f.hint && <p className="field-hint">{f.hint}</p>}
           </div>

@@ -24,9 +24,16 @@ export interface KindField {
     | 'outputLocation'
     | 'accessKeyId'
     | 'secretAccessKey'
-    | 'endpoint';
+    | 'endpoint'
+    | 'account'
+    | 'warehouse'
+    | 'role'
+    | 'privateKey'
+    | 'privateKeyPassphrase'
+    | 'oauthToken';
   label: string;
-  input: 'text' | 'number' | 'password' | 'checkbox';
+  /** `textarea`: several lines, e.g. a PEM key. */
+  input: 'text' | 'number' | 'password' | 'checkbox' | 'textarea';
   required?: boolean;
   placeholder?: string;
   /** The value a new form starts with. */
@@ -223,6 +230,49 @@ export const kinds: Kind[] = [
     ],
   },
   {
+    type: 'snowflake',
+    label: 'Snowflake',
+    description: 'A Snowflake account, over its SQL API, with a key pair or an OAuth token.',
+    fields: [
+      {
+        name: 'account',
+        label: 'Account',
+        input: 'text',
+        required: true,
+        placeholder: 'myorg-myaccount',
+        hint: 'The account identifier, as in https://<account>.snowflakecomputing.com.',
+      },
+      { name: 'user', label: 'User', input: 'text', required: true, placeholder: 'TESSERA' },
+      { name: 'warehouse', label: 'Warehouse', input: 'text', placeholder: 'REPORTING_WH' },
+      { name: 'database', label: 'Database', input: 'text', placeholder: 'ANALYTICS' },
+      { name: 'schema', label: 'Schema', input: 'text', placeholder: 'PUBLIC' },
+      { name: 'role', label: 'Role', input: 'text', hint: "Empty: the user's default role." },
+      {
+        name: 'privateKey',
+        label: 'Private key (PEM)',
+        input: 'textarea',
+        secret: true,
+        placeholder: '-----BEGIN PRIVATE KEY-----',
+        hint: 'The key whose public half is set on the user (ALTER USER … SET RSA_PUBLIC_KEY).',
+      },
+      { name: 'privateKeyPassphrase', label: 'Key passphrase', input: 'password', secret: true },
+      {
+        name: 'oauthToken',
+        label: 'OAuth token',
+        input: 'password',
+        secret: true,
+        hint: 'Instead of a key pair.',
+      },
+      {
+        name: 'maxConnections',
+        label: 'Max running queries',
+        input: 'number',
+        placeholder: '10',
+        hint: 'At most this many statements run on the account at once; further queries wait.',
+      },
+    ],
+  },
+  {
     type: 'duckdb',
     label: 'DuckDB',
     description: "A DuckDB file in the server's data directory, or the generated sample data.",
@@ -264,6 +314,18 @@ export function savedValues(kind: Kind, saved: Record<string, unknown>): KindVal
   ) as KindValues;
 }
 
+/**
+ * The secret fields a saved data source has a value for: the API answers `has<Field>` for each
+ * (`hasPassword`, `hasPrivateKey`, `hasSecretAccessKey`), never the value.
+ */
+export function savedSecrets(kind: Kind, saved: Record<string, unknown>): ReadonlySet<string> {
+  return new Set(
+    kind.fields
+      .filter((f) => f.secret && saved[`has${f.name[0]!.toUpperCase()}${f.name.slice(1)}`] === true)
+      .map((f) => f.name),
+  );
+}
+
 /** The API body of the form: empty fields left out, numbers and checkboxes as their types. */
 export function toInput(kind: Kind, values: KindValues): DataSourceInput {
   const body: Record<string, unknown> = { type: kind.type };
@@ -283,5 +345,5 @@ export function toInput(kind: Kind, values: KindValues): DataSourceInput {
 export function sourceSummary(source: object, withPort = true): string {
   const s = source as Partial<Record<KindField['name'], unknown>>;
   const port = withPort && s.port ? `:${s.port}` : '';
-  return `${s.host ? ` · ${s.host}${port}` : ''}${s.region ? ` · ${s.region}` : ''}${s.database ? ` / ${s.database}` : ''}${s.path ? ` · ${s.path}` : ''}`;
+  return `${s.account ? ` · ${s.account}` : ''}${s.host ? ` · ${s.host}${port}` : ''}${s.region ? ` · ${s.region}` : ''}${s.database ? ` / ${s.database}` : ''}${s.path ? ` · ${s.path}` : ''}`;
 }

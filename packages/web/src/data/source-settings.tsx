@@ -8,13 +8,11 @@ import {
   sourceFieldProblems,
   testProblem,
 } from './data-source-fields.tsx';
-import { type KindValues, kindOf, savedValues, toInput } from './kinds.ts';
+import { type KindValues, kindOf, savedSecrets, savedValues, toInput } from './kinds.ts';
 
+/** A data source as the API returns it: its settings and `has<Field>` for each secret. */
 interface SavedSource {
   type: string;
-  hasPassword?: boolean;
-  /** Athena's sealed secret, in place of `hasPassword`. */
-  hasSecretAccessKey?: boolean;
   [field: string]: unknown;
 }
 
@@ -71,7 +69,7 @@ export function SourceSettings({
           values={values}
           onChange={change}
           problems={fieldProblems}
-          hasSavedPassword={source.hasPassword === true || source.hasSecretAccessKey === true}
+          savedSecrets={savedSecrets(kind, source)}
         />
         <ConnectionStatus result={result} pending={test.isPending || update.isPending} />
         {problems.other && (
