@@ -112,7 +112,7 @@ describe('Athena data sources (protocol server)', () => {
       dataSource: { ...settings, secretAccessKey: secret },
     });
     expect(created.statusCode, created.body).toBe(200);
-    expect(created.json().dataSource).toEqual({ ...settings, hasSecretAccessKey: true });
+    expect(created.json().dataSource).toEqual({ ...settings, hasPassword: false, hasSecretAccessKey: true });
     expect(created.body).not.toContain(secret);
     deploymentId = created.json().id;
     await copyDemoModel(server, deploymentId, [{ path: 'model/extra.yml', content: extraModel }]);
@@ -273,7 +273,7 @@ describe('Athena data sources (protocol server)', () => {
   it('never returns or logs the secret access key', async () => {
     const got = await call('GET', `/api/v1/deployments/${deploymentId}`);
     expect(got.statusCode, got.body).toBe(200);
-    expect(got.json().dataSource).toEqual({ ...settings, hasSecretAccessKey: true });
+    expect(got.json().dataSource).toEqual({ ...settings, hasPassword: false, hasSecretAccessKey: true });
     const logs = await call('GET', `/api/v1/deployments/${deploymentId}/logs`);
     expect(logs.statusCode, logs.body).toBe(200);
     expect(got.body + logs.body).not.toContain(secret);
