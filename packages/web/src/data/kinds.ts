@@ -51,6 +51,35 @@ export interface Kind {
 }
 
 /**
+ * Trino's and Presto's settings: one client protocol (the server's kinds share one factory,
+ * datasources/kinds/trino.ts), told apart by their header prefix only.
+ */
+function trinoProtocolFields(hostPlaceholder: string): KindField[] {
+  return [
+    { name: 'host', label: 'Host', input: 'text', required: true, placeholder: hostPlaceholder },
+    { name: 'port', label: 'Port', input: 'number', initial: '443' },
+    { name: 'ssl', label: 'Use HTTPS', input: 'checkbox', initial: 'true' },
+    { name: 'user', label: 'User', input: 'text', required: true },
+    {
+      name: 'password',
+      label: 'Password',
+      input: 'password',
+      secret: true,
+      hint: 'Sent over HTTPS only. A private certificate authority (caCertificate) is set through the API.',
+    },
+    { name: 'catalog', label: 'Catalog', input: 'text', required: true, placeholder: 'hive' },
+    { name: 'schema', label: 'Schema', input: 'text', placeholder: 'default' },
+    {
+      name: 'maxConnections',
+      label: 'Max running queries',
+      input: 'number',
+      placeholder: '10',
+      hint: 'At most this many statements run on the cluster at once; further queries wait.',
+    },
+  ];
+}
+
+/**
  * The warehouse kinds the form offers, one entry each: a new kind (issue 24) is a new entry here
  * and its settings, never a new form.
  */
@@ -99,55 +128,13 @@ export const kinds: Kind[] = [
     type: 'trino',
     label: 'Trino',
     description: 'A Trino or Starburst cluster, over its HTTP protocol.',
-    fields: [
-      { name: 'host', label: 'Host', input: 'text', required: true, placeholder: 'trino.example.com' },
-      { name: 'port', label: 'Port', input: 'number', initial: '443' },
-      { name: 'ssl', label: 'Use HTTPS', input: 'checkbox', initial: 'true' },
-      { name: 'user', label: 'User', input: 'text', required: true },
-      {
-        name: 'password',
-        label: 'Password',
-        input: 'password',
-        secret: true,
-        hint: 'Sent over HTTPS only. A private certificate authority (caCertificate) is set through the API.',
-      },
-      { name: 'catalog', label: 'Catalog', input: 'text', required: true, placeholder: 'hive' },
-      { name: 'schema', label: 'Schema', input: 'text', placeholder: 'default' },
-      {
-        name: 'maxConnections',
-        label: 'Max running queries',
-        input: 'number',
-        placeholder: '10',
-        hint: 'At most this many statements run on the cluster at once; further queries wait.',
-      },
-    ],
+    fields: trinoProtocolFields('trino.example.com'),
   },
   {
     type: 'presto',
     label: 'Presto',
     description: 'A Presto (prestodb) cluster, over its HTTP protocol; queries in UTC only.',
-    fields: [
-      { name: 'host', label: 'Host', input: 'text', required: true, placeholder: 'presto.example.com' },
-      { name: 'port', label: 'Port', input: 'number', initial: '443' },
-      { name: 'ssl', label: 'Use HTTPS', input: 'checkbox', initial: 'true' },
-      { name: 'user', label: 'User', input: 'text', required: true },
-      {
-        name: 'password',
-        label: 'Password',
-        input: 'password',
-        secret: true,
-        hint: 'Sent over HTTPS only. A private certificate authority (caCertificate) is set through the API.',
-      },
-      { name: 'catalog', label: 'Catalog', input: 'text', required: true, placeholder: 'hive' },
-      { name: 'schema', label: 'Schema', input: 'text', placeholder: 'default' },
-      {
-        name: 'maxConnections',
-        label: 'Max running queries',
-        input: 'number',
-        placeholder: '10',
-        hint: 'At most this many statements run on the cluster at once; further queries wait.',
-      },
-    ],
+    fields: trinoProtocolFields('presto.example.com'),
   },
   {
     type: 'redshift',
