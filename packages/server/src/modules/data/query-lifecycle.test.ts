@@ -94,6 +94,9 @@ describe('query lifecycle on the engines', () => {
     const table = `lc_locked_${tag}`;
     const lockRole = `tessera_lc_lock_${tag}`;
     const fullRole = `tessera_lc_full_${tag}`;
+    // Deployment ids start at 1 in every test store, and other files' stores reach this server at
+    // the same time: the connections are told apart by this process's role, not by the id alone.
+    const runRole = `tessera_lc_run_${tag}`;
     const model = `cubes:
   - name: sleepy
     sql: SELECT 1 AS id, pg_sleep(30) AS s
@@ -134,8 +137,8 @@ describe('query lifecycle on the engines', () => {
     /** The statements of `deployment` running now, as pg_stat_activity shows them. */
     const running = async (deployment: number) => {
       const { rows } = await admin.query<{ pid: number; query: string; application_name: string }>(
-        "SELECT pid, query, application_name FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1",
-        [`/* tessera deployment=${deployment} query=%`],
+        "SELECT pid, query, application_name FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND usename = $2",
+        [`/* tessera deployment=${deployment} query=%`, runRole],
       );
       return rows;
     };
@@ -149,15 +152,12 @@ describe('query lifecycle on the engines', () => {
       await admin.query(`ALTER ROLE ${lockRole} SET lock_timeout = '300ms'`);
       await admin.query(`GRANT SELECT ON ${table} TO ${lockRole}`);
       await admin.query(`CREATE ROLE ${fullRole} LOGIN CONNECTION LIMIT 0`);
-      deploymentId = await deploy(
-        'pg lifecycle',
-        source(decodeURIComponent(url.username) || 'postgres'),
-        model,
-      );
+      await admin.query(`CREATE ROLE ${runRole} LOGIN`);
+      deploymentId = await deploy('pg lifecycle', source(runRole), model);
     });
     afterAll(async () => {
       await admin.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
-      for (const role of [lockRole, fullRole])
+      for (const role of [lockRole, fullRole, runRole])
         await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
       await admin.end();
     });
@@ -209,8 +209,7 @@ describe('query lifecycle on the engines', () => {
     });
 
     it('opens at most maxConnections connections for a deployment: more queries wait for one', async () => {
-      const user = decodeURIComponent(url.username) || 'postgres';
-      const bounded = await deploy('pg bounded', { ...source(user), maxConnections: 2 }, model);
+      const bounded = await deploy('pg bounded', { ...source(runRole), maxConnections: 2 }, model);
       const started = Date.now();
       let settled = false;
       const answers = Promise.all(
@@ -221,8 +220,8 @@ describe('query lifecycle on the engines', () => {
       let most = 0;
       while (!settled) {
         const { rows } = await admin.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
-          [`tessera deployment ${bounded}`],
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND usename = $2',
+          [`tessera deployment ${bounded}`, runRole],
         );
         most = Math.max(most, rows[0]!.n);
         await new Promise((r) => setTimeout(r, 50));
@@ -278,7 +277,9 @@ describe('query lifecycle on the engines', () => {
     let deploymentId: number;
     const slowUser = `tessera_lc_slow_${tag}`;
     const busyUser = `tessera_lc_busy_${tag}`;
-    const users = [slowUser, busyUser].flatMap((u) => [`'${u}'@'%'`, `'${u}'@'localhost'`]);
+    // as on PostgreSQL: this process's statements are told apart by user, the ids repeat across stores
+    const runUser = `tessera_lc_run_${tag}`;
+    const users = [slowUser, busyUser, runUser].flatMap((u) => [`'${u}'@'%'`, `'${u}'@'localhost'`]);
     const model = `cubes:
   - name: sleepy
     sql: SELECT SLEEP(30) AS s, 1 AS id
@@ -301,7 +302,8 @@ describe('query lifecycle on the engines', () => {
     });
     const running = async (deployment: number) => {
       const [rows] = (await admin.query(
-        "SELECT ID, INFO FROM information_schema.PROCESSLIST WHERE INFO LIKE '/* tessera deployment=%'",
+        "SELECT ID, INFO FROM information_schema.PROCESSLIST WHERE INFO LIKE '/* tessera deployment=%' AND USER = ?",
+        [runUser],
       )) as unknown as [Array<{ ID: number; INFO: string }>];
       return rows.filter((r) => r.INFO.startsWith(`/* tessera deployment=${deployment} query=`));
     };
@@ -311,9 +313,11 @@ describe('query lifecycle on the engines', () => {
       for (const host of ['%', 'localhost']) {
         await admin.query(`CREATE USER IF NOT EXISTS '${slowUser}'@'${host}' WITH MAX_STATEMENT_TIME 0.3`);
         await admin.query(`CREATE USER IF NOT EXISTS '${busyUser}'@'${host}' WITH MAX_USER_CONNECTIONS 1`);
-        for (const u of [slowUser, busyUser]) await admin.query(`GRANT SELECT ON test.* TO '${u}'@'${host}'`);
+        await admin.query(`CREATE USER IF NOT EXISTS '${runUser}'@'${host}'`);
+        for (const u of [slowUser, busyUser, runUser])
+          await admin.query(`GRANT SELECT ON test.* TO '${u}'@'${host}'`);
       }
-      deploymentId = await deploy('maria lifecycle', source('root'), model);
+      deploymentId = await deploy('maria lifecycle', source(runUser), model);
     });
     afterAll(async () => {
       for (const u of users) await admin?.query(`DROP USER IF EXISTS ${u}`).catch(() => undefined);

@@ -49,8 +49,8 @@ describe.skipIf(!postgresUrl)('Redshift data sources (PostgreSQL standing in)', 
   const running = async () =>
     (
       await admin.query<{ query: string; application_name: string }>(
-        "SELECT query, application_name FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1",
-        [`/* tessera deployment=${deploymentId} query=%`],
+        "SELECT query, application_name FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND datname = $2",
+        [`/* tessera deployment=${deploymentId} query=%`, database],
       )
     ).rows;
   const until = async <T>(check: () => Promise<T | false>, ms: number): Promise<T> => {
