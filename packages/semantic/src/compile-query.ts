@@ -1,5 +1,6 @@
 import { athena } from './dialect/athena.ts';
 import { clickhouse } from './dialect/clickhouse.ts';
+import { databricks } from './dialect/databricks.ts';
 import type { Dialect, DialectName } from './dialect/dialect.ts';
 import { duckdb } from './dialect/duckdb.ts';
 import { mysql } from './dialect/mysql.ts';
@@ -31,6 +32,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   presto,
   clickhouse,
   athena,
+  databricks,
 };
 
 export interface CompileQueryOptions {

@@ -95,6 +95,7 @@ export const DIALECT_NAMES = [
   'presto',
   'clickhouse',
   'athena',
+  'databricks',
 ] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 

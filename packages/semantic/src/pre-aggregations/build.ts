@@ -184,7 +184,7 @@ export function rollupBuildSql(
   return { sql: inlineParams(printed.sql, printed.params, DIALECTS[dialect].backslashEscapes === true) };
 }
 
-/** `$n` as literals; where `\` escapes in a literal (MySQL), a label `C:\temp` keeps its backslash. */
+/** `$n` as literals; where `\` escapes in a literal (MySQL, Snowflake, Databricks), a label `C:\temp` keeps its backslash. */
 function inlineParams(sql: string, params: readonly unknown[], backslashEscapes: boolean): string {
   return sql.replace(/\$(\d+)\b/g, (whole, n: string) => {
     const i = Number(n) - 1;
@@ -193,7 +193,9 @@ function inlineParams(sql: string, params: readonly unknown[], backslashEscapes:
     if (v === null || v === undefined) return 'NULL';
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
     if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-    const text = backslashEscapes ? String(v).replace(/\\/g, '\\\\') : String(v);
-    return `'${text.replace(/'/g, "''")}'`;
+    if (!backslashEscapes) return `'${String(v).replace(/'/g, "''")}'`;
+    // where `\` escapes, `\'` is the quote every such engine reads (Databricks reads `''` as two
+    // adjacent literals, concatenated: "STRING type", Literals), MySQL and Snowflake as well
+    return `'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   });
 }

@@ -1,0 +1,8 @@
+SELECT
+  date_trunc('MONTH', from_utc_timestamp(`orders`.created_at, $1)) AS `orders__created_at_month`,
+  count(*) AS `orders__count`
+FROM orders AS `orders`
+GROUP BY 1
+ORDER BY 1 ASC NULLS LAST
+LIMIT 10000
+-- params: ["America/New_York"]
