@@ -364,3 +364,44 @@ export function athenaFault(error: unknown): EngineFault {
   if (typeof e?.code === 'string' && /^E[A-Z]+$/.test(e.code)) return engine('unreachable');
   return null;
 }
+
+/**
+ * Databricks by the statement's `status.sql_state` (a FAILED statement of the Statement Execution
+ * API; its message starts with the error class, `[UNRESOLVED_COLUMN.WITH_SUGGESTION] ...`, see
+ * "Error classes in Databricks"), read as PostgreSQL's classes are: 42 (an unresolved column,
+ * table, function, a syntax error), 22 (division by zero, a cast or overflow), 21 and 0A are the
+ * query's; 42501 (INSUFFICIENT_PERMISSIONS) the data source's principal's. A statement CANCELED
+ * by another than Tessera (an operator, the warehouse's STATEMENT_TIMEOUT) is the engine's; 08
+ * and 53 the connection and resources; XX internal. An HTTP status other than 200 is the
+ * service's: 401/403 the token or a permission on the warehouse, 404 a warehouse not there,
+ * 429 and 503 busy after the driver's retries, other 5xx failed.
+ */
+export function databricksFault(error: unknown): EngineFault {
+  const e = error as {
+    sqlState?: unknown;
+    state?: unknown;
+    message?: unknown;
+    status?: unknown;
+    errorCode?: unknown;
+    code?: unknown;
+  };
+  const sqlState = typeof e?.sqlState === 'string' ? e.sqlState : '';
+  if (e?.state === 'CANCELED') return engine('cancelled');
+  if (sqlState !== '') {
+    if (sqlState === '42501') return engine('permission', firstLine(e.message));
+    if (/^(42|22|21|0A)/.test(sqlState)) return statement(error);
+    if (sqlState === '57014' || sqlState === 'HY008') return engine('cancelled');
+    if (/^08/.test(sqlState)) return engine('unreachable');
+    if (/^53/.test(sqlState)) return engine('busy');
+    if (/^XX/.test(sqlState)) return engine('failed');
+  }
+  if (e?.state === 'FAILED' || e?.state === 'CLOSED') return engine('failed');
+  if (typeof e?.status === 'number') {
+    if (e.status === 403 && e.errorCode === 'PERMISSION_DENIED') return engine('permission');
+    if (e.status === 429 || e.status === 503) return engine('busy');
+    if (e.status >= 500) return engine('failed');
+    return engine('unreachable');
+  }
+  if (typeof e?.code === 'string' && /^(E[A-Z]+|DATABRICKS_\w+)$/.test(e.code)) return engine('unreachable');
+  return null;
+}

@@ -1,6 +1,7 @@
 import { type TObject, Type } from 'typebox';
 import { athenaKind } from './athena.ts';
 import { clickhouseKind } from './clickhouse.ts';
+import { databricksKind } from './databricks.ts';
 import { duckdbKind } from './duckdb.ts';
 import type { WarehouseKind } from './kind.ts';
 import { mysqlKind } from './mysql.ts';
@@ -24,6 +25,7 @@ export const warehouseKinds = [
   clickhouseKind,
   snowflakeKind,
   athenaKind,
+  databricksKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);

@@ -1,0 +1,25 @@
+import { inlineParams as inline } from './inline-params.ts';
+
+/**
+ * The dialect's `$n` placeholders replaced by Databricks literals (inline-params.ts), as the other
+ * HTTP drivers inline theirs: one statement text per query, whose repeated `$n` and LIMIT need no
+ * typed parameter markers. Databricks' string literals read backslash escapes ("STRING type",
+ * Literals), and two quotes in a row are two adjacent literals, concatenated (`'a''b'` is `ab`):
+ * a backslash is written `\\` and a quote `\'`, never `''`.
+ */
+export function inlineParams(sql: string, params: readonly unknown[]): string {
+  return inline(sql, params, { quotes: '\'`"', backslashEscapes: true, hashComments: false, literal });
+}
+
+/** One value as a Databricks literal: text quoted, numbers as written, NULL, TRUE and FALSE. */
+export function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`A parameter is not a finite number: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  throw new Error(`A parameter of type ${typeof value} cannot be written as a Databricks literal`);
+}
