@@ -30,9 +30,9 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   snowflake,
   redshift,
   presto,
+  databricks,
   clickhouse,
   athena,
-  databricks,
 };
 
 export interface CompileQueryOptions {

@@ -303,6 +303,23 @@ describeInBrowser('data sources and models in the browser (issue 21 item 4)', ()
     }
   });
 
+  it("offers Databricks SQL: an HTTP path that is not a SQL warehouse's is refused beside its field", async () => {
+    const { page } = browser;
+    await page.goto(`${web.baseUrl}/data-sources/new`);
+    await page.getByRole('radio', { name: /Databricks SQL/ }).check();
+    await page.getByLabel('Workspace host', { exact: true }).fill('dbc-a1b2c3d4-e5f6.cloud.databricks.com');
+    const path = page.getByLabel('HTTP path', { exact: true });
+    await path.fill('/sql/protocolv1/o/1234/0123-456789-abcdef');
+    await page.getByLabel('Access token', { exact: true }).fill('dapi-typed-for-the-test');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => path.getAttribute('aria-invalid')).toBe('true');
+    const beside = await page.locator('.data-source-field-httpPath .field-error').textContent();
+    expect(beside).toMatch(/\/sql\/1\.0\/warehouses\/<id>/);
+    await browser.screenshot('data-14-databricks-path-refused');
+    expect(browser.errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
+    browser.errors.length = 0;
+  });
+
   it('offers Snowflake: a private key that does not read is refused beside its field', async () => {
     const { page } = browser;
     await page.goto(`${web.baseUrl}/data-sources/new`);

@@ -4051,6 +4051,22 @@ export interface operations {
                   }
                 | {
                     /** @enum {string} */
+                    type: 'databricks';
+                    host?: string;
+                    httpPath?: string;
+                    warehouseId?: string;
+                    catalog?: string;
+                    schema?: string;
+                    clientId?: string;
+                    caCertificate?: string;
+                    maxConnections?: number;
+                    /** @description Always false: Databricks takes a token or an OAuth secret */
+                    hasPassword: boolean;
+                    hasToken: boolean;
+                    hasClientSecret: boolean;
+                  }
+                | {
+                    /** @enum {string} */
                     type: 'snowflake';
                     account?: string;
                     host?: string;
@@ -4216,6 +4232,22 @@ export interface operations {
                     ssl?: boolean;
                     maxConnections?: number;
                     hasPassword: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'databricks';
+                    host?: string;
+                    httpPath?: string;
+                    warehouseId?: string;
+                    catalog?: string;
+                    schema?: string;
+                    clientId?: string;
+                    caCertificate?: string;
+                    maxConnections?: number;
+                    /** @description Always false: Databricks takes a token or an OAuth secret */
+                    hasPassword: boolean;
+                    hasToken: boolean;
+                    hasClientSecret: boolean;
                   }
                 | {
                     /** @enum {string} */
@@ -4639,6 +4671,33 @@ export interface operations {
               }
             | {
                 /**
+                 * @description Databricks SQL, over its Statement Execution API
+                 * @enum {string}
+                 */
+                type: 'databricks';
+                /** @description The workspace host (`dbc-a1b2c3d4-e5f6.cloud.databricks.com`, `adb-1234.5.azuredatabricks.net`), optionally `:port`; always HTTPS */
+                host?: string;
+                /** @description The SQL warehouse's HTTP path from its Connection details (`/sql/1.0/warehouses/<id>`); or give warehouseId */
+                httpPath?: string;
+                /** @description The SQL warehouse id; or give httpPath */
+                warehouseId?: string;
+                /** @description The catalog unqualified table names are read from */
+                catalog?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description A personal access token. Write-only; encrypted at rest */
+                token?: string;
+                /** @description OAuth machine-to-machine instead of a token: the service principal's client id */
+                clientId?: string;
+                /** @description The service principal's OAuth secret. Write-only; encrypted at rest */
+                clientSecret?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for a private link on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on Databricks at once (default 10); further queries wait */
+                maxConnections?: number;
+              }
+            | {
+                /**
                  * @description Snowflake, over its SQL API
                  * @enum {string}
                  */
@@ -4792,6 +4851,22 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'databricks';
+                  host?: string;
+                  httpPath?: string;
+                  warehouseId?: string;
+                  catalog?: string;
+                  schema?: string;
+                  clientId?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Databricks takes a token or an OAuth secret */
+                  hasPassword: boolean;
+                  hasToken: boolean;
+                  hasClientSecret: boolean;
                 }
               | {
                   /** @enum {string} */
@@ -5190,6 +5265,22 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'databricks';
+                  host?: string;
+                  httpPath?: string;
+                  warehouseId?: string;
+                  catalog?: string;
+                  schema?: string;
+                  clientId?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Databricks takes a token or an OAuth secret */
+                  hasPassword: boolean;
+                  hasToken: boolean;
+                  hasClientSecret: boolean;
                 }
               | {
                   /** @enum {string} */
@@ -5617,6 +5708,33 @@ export interface operations {
               }
             | {
                 /**
+                 * @description Databricks SQL, over its Statement Execution API
+                 * @enum {string}
+                 */
+                type: 'databricks';
+                /** @description The workspace host (`dbc-a1b2c3d4-e5f6.cloud.databricks.com`, `adb-1234.5.azuredatabricks.net`), optionally `:port`; always HTTPS */
+                host?: string;
+                /** @description The SQL warehouse's HTTP path from its Connection details (`/sql/1.0/warehouses/<id>`); or give warehouseId */
+                httpPath?: string;
+                /** @description The SQL warehouse id; or give httpPath */
+                warehouseId?: string;
+                /** @description The catalog unqualified table names are read from */
+                catalog?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description A personal access token. Write-only; encrypted at rest */
+                token?: string;
+                /** @description OAuth machine-to-machine instead of a token: the service principal's client id */
+                clientId?: string;
+                /** @description The service principal's OAuth secret. Write-only; encrypted at rest */
+                clientSecret?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for a private link on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on Databricks at once (default 10); further queries wait */
+                maxConnections?: number;
+              }
+            | {
+                /**
                  * @description Snowflake, over its SQL API
                  * @enum {string}
                  */
@@ -5770,6 +5888,22 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'databricks';
+                  host?: string;
+                  httpPath?: string;
+                  warehouseId?: string;
+                  catalog?: string;
+                  schema?: string;
+                  clientId?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Databricks takes a token or an OAuth secret */
+                  hasPassword: boolean;
+                  hasToken: boolean;
+                  hasClientSecret: boolean;
                 }
               | {
                   /** @enum {string} */
@@ -7285,6 +7419,22 @@ export interface operations {
                 }
               | {
                   /** @enum {string} */
+                  type: 'databricks';
+                  host?: string;
+                  httpPath?: string;
+                  warehouseId?: string;
+                  catalog?: string;
+                  schema?: string;
+                  clientId?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Databricks takes a token or an OAuth secret */
+                  hasPassword: boolean;
+                  hasToken: boolean;
+                  hasClientSecret: boolean;
+                }
+              | {
+                  /** @enum {string} */
                   type: 'snowflake';
                   account?: string;
                   host?: string;
@@ -7692,6 +7842,22 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'databricks';
+                  host?: string;
+                  httpPath?: string;
+                  warehouseId?: string;
+                  catalog?: string;
+                  schema?: string;
+                  clientId?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Databricks takes a token or an OAuth secret */
+                  hasPassword: boolean;
+                  hasToken: boolean;
+                  hasClientSecret: boolean;
                 }
               | {
                   /** @enum {string} */
@@ -8118,6 +8284,22 @@ export interface operations {
                   ssl?: boolean;
                   maxConnections?: number;
                   hasPassword: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'databricks';
+                  host?: string;
+                  httpPath?: string;
+                  warehouseId?: string;
+                  catalog?: string;
+                  schema?: string;
+                  clientId?: string;
+                  caCertificate?: string;
+                  maxConnections?: number;
+                  /** @description Always false: Databricks takes a token or an OAuth secret */
+                  hasPassword: boolean;
+                  hasToken: boolean;
+                  hasClientSecret: boolean;
                 }
               | {
                   /** @enum {string} */
@@ -8550,6 +8732,33 @@ export interface operations {
               password?: string;
               ssl?: boolean;
               /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description Databricks SQL, over its Statement Execution API
+               * @enum {string}
+               */
+              type: 'databricks';
+              /** @description The workspace host (`dbc-a1b2c3d4-e5f6.cloud.databricks.com`, `adb-1234.5.azuredatabricks.net`), optionally `:port`; always HTTPS */
+              host?: string;
+              /** @description The SQL warehouse's HTTP path from its Connection details (`/sql/1.0/warehouses/<id>`); or give warehouseId */
+              httpPath?: string;
+              /** @description The SQL warehouse id; or give httpPath */
+              warehouseId?: string;
+              /** @description The catalog unqualified table names are read from */
+              catalog?: string;
+              /** @description The schema unqualified table names are read from */
+              schema?: string;
+              /** @description A personal access token. Write-only; encrypted at rest */
+              token?: string;
+              /** @description OAuth machine-to-machine instead of a token: the service principal's client id */
+              clientId?: string;
+              /** @description The service principal's OAuth secret. Write-only; encrypted at rest */
+              clientSecret?: string;
+              /** @description A PEM certificate authority to trust besides the system's, for a private link on a private CA */
+              caCertificate?: string;
+              /** @description Statements the deployment runs on Databricks at once (default 10); further queries wait */
               maxConnections?: number;
             }
           | {
@@ -9012,6 +9221,33 @@ export interface operations {
                 password?: string;
                 ssl?: boolean;
                 /** @description Connections the deployment opens to the server at most (default 10); further queries wait for one */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Databricks SQL, over its Statement Execution API
+                 * @enum {string}
+                 */
+                type: 'databricks';
+                /** @description The workspace host (`dbc-a1b2c3d4-e5f6.cloud.databricks.com`, `adb-1234.5.azuredatabricks.net`), optionally `:port`; always HTTPS */
+                host?: string;
+                /** @description The SQL warehouse's HTTP path from its Connection details (`/sql/1.0/warehouses/<id>`); or give warehouseId */
+                httpPath?: string;
+                /** @description The SQL warehouse id; or give httpPath */
+                warehouseId?: string;
+                /** @description The catalog unqualified table names are read from */
+                catalog?: string;
+                /** @description The schema unqualified table names are read from */
+                schema?: string;
+                /** @description A personal access token. Write-only; encrypted at rest */
+                token?: string;
+                /** @description OAuth machine-to-machine instead of a token: the service principal's client id */
+                clientId?: string;
+                /** @description The service principal's OAuth secret. Write-only; encrypted at rest */
+                clientSecret?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for a private link on a private CA */
+                caCertificate?: string;
+                /** @description Statements the deployment runs on Databricks at once (default 10); further queries wait */
                 maxConnections?: number;
               }
             | {
@@ -50698,7 +50934,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake or athena */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake, athena or databricks */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -50791,7 +51027,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake or athena */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake, athena or databricks */
                 dbType: string;
                 extDbType: string;
                 external: boolean;
@@ -51122,7 +51358,7 @@ export interface operations {
                   };
                   transformedQuery: null;
                   dataSource: string;
-                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake or athena */
+                  /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake, athena or databricks */
                   dbType: string;
                   extDbType: string;
                   external: boolean;
@@ -51215,7 +51451,7 @@ export interface operations {
                 };
                 transformedQuery: null;
                 dataSource: string;
-                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake or athena */
+                /** @description The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake, athena or databricks */
                 dbType: string;
                 extDbType: string;
                 external: boolean;

@@ -93,9 +93,9 @@ export const DIALECT_NAMES = [
   'snowflake',
   'redshift',
   'presto',
+  'databricks',
   'clickhouse',
   'athena',
-  'databricks',
 ] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 

@@ -25,6 +25,11 @@ export interface KindField {
     | 'accessKeyId'
     | 'secretAccessKey'
     | 'endpoint'
+    | 'httpPath'
+    | 'warehouseId'
+    | 'token'
+    | 'clientId'
+    | 'clientSecret'
     | 'account'
     | 'warehouse'
     | 'role'
@@ -213,6 +218,53 @@ export const kinds: Kind[] = [
         input: 'number',
         placeholder: '10',
         hint: 'At most this many queries run on Athena at once; further queries wait.',
+      },
+    ],
+  },
+  {
+    type: 'databricks',
+    label: 'Databricks SQL',
+    description:
+      'A Databricks SQL warehouse, over its Statement Execution API, with a personal access token or an OAuth service principal.',
+    fields: [
+      {
+        name: 'host',
+        label: 'Workspace host',
+        input: 'text',
+        required: true,
+        placeholder: 'dbc-a1b2c3d4-e5f6.cloud.databricks.com',
+        hint: 'Server hostname from the warehouse’s Connection details.',
+      },
+      {
+        name: 'httpPath',
+        label: 'HTTP path',
+        input: 'text',
+        required: true,
+        placeholder: '/sql/1.0/warehouses/a1b2c3d4e5f60718',
+        hint: 'HTTP path from the warehouse’s Connection details.',
+      },
+      { name: 'catalog', label: 'Catalog', input: 'text', placeholder: 'main' },
+      { name: 'schema', label: 'Schema', input: 'text', placeholder: 'default' },
+      {
+        name: 'token',
+        label: 'Access token',
+        input: 'password',
+        secret: true,
+        hint: 'A personal access token (User settings, Developer, Access tokens).',
+      },
+      {
+        name: 'clientId',
+        label: 'OAuth client id',
+        input: 'text',
+        hint: 'Instead of a token: a service principal’s client id and OAuth secret.',
+      },
+      { name: 'clientSecret', label: 'OAuth secret', input: 'password', secret: true },
+      {
+        name: 'maxConnections',
+        label: 'Max running queries',
+        input: 'number',
+        placeholder: '10',
+        hint: 'At most this many statements run on the warehouse at once; further queries wait.',
       },
     ],
   },

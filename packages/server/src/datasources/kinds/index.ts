@@ -23,9 +23,9 @@ export const warehouseKinds = [
   redshiftKind,
   prestoKind,
   clickhouseKind,
+  databricksKind,
   snowflakeKind,
   athenaKind,
-  databricksKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);

@@ -217,7 +217,7 @@ export const LoadResult = Type.Object(
     dataSource: Type.String(),
     dbType: Type.String({
       description:
-        "The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake or athena",
+        "The deployment's SQL dialect: duckdb, postgres, mysql, trino, presto, redshift, clickhouse, snowflake, athena or databricks",
     }),
     extDbType: Type.String(),
     external: Type.Boolean(),
