@@ -13,6 +13,8 @@ import { client, copyDemoModel, listen, normalizeNumbers, rawResponse, tokenFor 
 
 const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
+// the data API's query timeout, which the sleeping cubes below outlast
+process.env.TESSERA_QUERY_TIMEOUT_MS = '1500';
 const token = 'dapi0123456789abcdef-never-shown';
 const clientSecret = 'dose-oauth-secret-never-shown-51c2';
 const clientId = '6f1c2a3b-service-principal';
@@ -43,6 +45,11 @@ const extraModel = `cubes:
     measures:
       - name: count
         type: count
+  - name: slow_too
+    sql: SELECT 2 AS id, 'tessera_protocol_sleep' AS s
+    measures:
+      - name: count
+        type: count
   - name: labels
     # Databricks SQL: a quote in a literal is \\', a backslash \\\\ ("STRING type")
     sql: >-
@@ -62,9 +69,10 @@ const extraModel = `cubes:
  * DuckDB over a copy of the sample data: the data API's rows equal the DuckDB deployment's for the
  * shared engine queries; each request carries the token; statements carry Tessera's query tags and
  * comment, are polled through PENDING and RUNNING, and come in several chunks; a 429 on submit is
- * retried; a client going away cancels the statement; a failed statement is a 400 (the query's
- * SQLSTATE) or a 503 (the engine's); connection tests say what failed; the token and the OAuth
- * secret appear in no response and no log line.
+ * retried; a client going away or the data API's timeout cancels the statement; a deployment runs
+ * at most `maxConnections` statements at once; a failed statement is a 400 (the query's SQLSTATE)
+ * or a 503 (the engine's); connection tests say what failed; the token and the OAuth secret appear
+ * in no response and no log line.
  */
 describe('Databricks data sources (Statement Execution API protocol server)', () => {
   let server: TestServer;
@@ -225,6 +233,75 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
     expect(await cancelled).toBe(id);
   });
 
+  it('cancels the statement on Databricks when the query outlasts the data API timeout', async () => {
+    const running = new Promise<string>((resolve) => databricks.events.once('running', resolve));
+    // a filter of its own, so that this is a new execution rather than the one cancelled above
+    const request = load({
+      measures: ['slow.count'],
+      filters: [{ member: 'slow.count', operator: 'gt', values: ['0'] }],
+    });
+    const id = await running;
+    const cancelled = new Promise<string>((resolve) =>
+      databricks.events.on('cancelled', (c: string) => c === id && resolve(c)),
+    );
+    const res = await request;
+    expect(res.status).toBe(504);
+    expect(res.text).toMatch(/timeout/i);
+    expect(await cancelled).toBe(id);
+  });
+
+  it('runs at most maxConnections statements of a deployment at once: the next starts when one ends', async () => {
+    const created = await call('POST', '/api/v1/deployments', {
+      name: 'databricks-one-at-a-time',
+      dataSource: { ...settings, token, maxConnections: 1 },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().id;
+    await copyDemoModel(server, id, [{ path: 'model/extra.yml', content: extraModel }]);
+    const auth = await tokenFor(server, id, { securityContext: { serviceCloud: { groups: ['admin'] } } });
+    const order: string[] = [];
+    const onRunning = (s: string) => order.push(`running ${s}`);
+    const onCancelled = (s: string) => order.push(`cancelled ${s}`);
+    databricks.events.on('running', onRunning);
+    databricks.events.on('cancelled', onCancelled);
+    const start = (measure: string, controller: AbortController) =>
+      fetch(`${baseUrl}/data/${id}/cubejs-api/v1/load`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: { measures: [measure] } }),
+        signal: controller.signal,
+      }).catch((e: Error) => e);
+    try {
+      const first = new AbortController();
+      const second = new AbortController();
+      const firstRunning = new Promise<string>((resolve) => databricks.events.once('running', resolve));
+      const one = start('slow.count', first);
+      const firstId = await firstRunning;
+      const firstCancelled = new Promise<void>((resolve) =>
+        databricks.events.on('cancelled', (c: string) => c === firstId && resolve()),
+      );
+      const secondRunning = new Promise<string>((resolve) =>
+        databricks.events.on('running', (r: string) => r !== firstId && resolve(r)),
+      );
+      const two = start('slow_too.count', second);
+      // time for the second request to reach the deployment's driver and wait there for a slot
+      // (were there no bound, its statement would start now, before the first is aborted)
+      await new Promise((r) => setTimeout(r, 300));
+      order.push('first aborted');
+      first.abort();
+      const secondId = await secondRunning;
+      await firstCancelled;
+      second.abort();
+      await Promise.all([one, two]);
+      // the second statement was submitted only once the first's client left and its slot was freed
+      expect(order.indexOf('first aborted')).toBeLessThan(order.indexOf(`running ${secondId}`));
+      expect(order).toContain(`cancelled ${firstId}`);
+    } finally {
+      databricks.events.off('running', onRunning);
+      databricks.events.off('cancelled', onCancelled);
+    }
+  });
+
   it("answers the query's SQLSTATE (42703) with a 400 in Databricks' words, an internal error with a 503", async () => {
     const bad = await load({ measures: ['amounts.broken'] });
     expect(bad.status).toBe(400);
@@ -287,6 +364,34 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
     const res = await call('POST', '/api/v1/data-sources/test', { ...settings, token, ...change });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ ok: false, problem, field, message: expect.stringMatching(words) });
+  });
+
+  it('fails a connection test of a warehouse whose session time zone is not UTC, saying how to set it', async () => {
+    const tls = selfSignedCertificate();
+    const elsewhere = await startDatabricksProtocolServer({
+      tokens: [token],
+      tls,
+      warehouses: ['a1b2c3d4e5f60718'],
+      catalog: 'analytics',
+      timezone: 'America/New_York',
+    });
+    try {
+      const res = await call('POST', '/api/v1/data-sources/test', {
+        ...settings,
+        host: elsewhere.host,
+        caCertificate: tls.cert,
+        schema: 'main',
+        token,
+      });
+      expect(res.json()).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(
+          /time zone America\/New_York; .*set the SQL configuration parameter TIMEZONE to UTC/,
+        ),
+      });
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('passes a connection test of the saved source, and of an OAuth service principal', async () => {
