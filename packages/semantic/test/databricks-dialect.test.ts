@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { type CubeQuery, compileModelOrThrow, compileQuery } from '../src/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CubeQuery,
+  compileModelOrThrow,
+  compileQuery,
+  loadSqlParser,
+  planSqlQuery,
+} from '../src/index.ts';
 import { ADMIN, fixtureFiles, NOW } from './fixtures/model.ts';
 
 /**
@@ -66,5 +72,18 @@ describe('Databricks dialect', () => {
   it('quotes identifiers with backticks, doubling one inside', () => {
     const sql = compile({ measures: ['shapes.median_amount'] }).sql;
     expect(sql).toMatch(/AS `shapes__median_amount`/);
+  });
+});
+
+describe('Databricks and the SQL API', () => {
+  beforeAll(() => loadSqlParser());
+  it('refuses /v1/cubesql with a 400 naming the SQL API and Databricks, rather than wrong SQL', () => {
+    expect(() =>
+      planSqlQuery(model, 'SELECT status, COUNT(*) FROM orders GROUP BY 1', {
+        dialect: 'databricks',
+        securityContext: ADMIN,
+        now: NOW,
+      }),
+    ).toThrow(/^The SQL API \(\/v1\/cubesql\) is not supported on Databricks: /);
   });
 });

@@ -86,4 +86,10 @@ export const databricks: Dialect = {
   like: (expr, pattern, negated) => `${expr} ${negated ? 'NOT ILIKE' : 'ILIKE'} (${pattern}) ESCAPE '\\\\'`,
   nullsOrder: true,
   backslashEscapes: true,
+  // The SQL API's outer SQL is PostgreSQL's: identifiers in double quotes, which Databricks reads
+  // as string literals, and quotes doubled in literals, which it reads as two adjacent literals
+  sqlApi: {
+    refused:
+      'The SQL API (/v1/cubesql) is not supported on Databricks: its outer SQL quotes names with double quotes and doubles quotes in literals, which Databricks reads as strings and concatenated literals; use /v1/load',
+  },
 };

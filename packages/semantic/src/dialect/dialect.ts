@@ -80,9 +80,10 @@ export interface Dialect {
   /**
    * Outer SQL of the SQL API (sql-api/), printed for PostgreSQL, where the engine differs:
    * `rowFramesOnly` names an engine whose window frames are ROWS only and required with ORDER BY
-   * on an aggregate; `now` is its clock where CURRENT_TIMESTAMP and now() are not to be used.
+   * on an aggregate; `now` is its clock where CURRENT_TIMESTAMP and now() are not to be used;
+   * `refused` is the words of the 400 for an engine that cannot read that outer SQL at all.
    */
-  readonly sqlApi?: { readonly rowFramesOnly?: string; readonly now?: string };
+  readonly sqlApi?: { readonly rowFramesOnly?: string; readonly now?: string; readonly refused?: string };
 }
 
 export const DIALECT_NAMES = [

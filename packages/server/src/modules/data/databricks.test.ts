@@ -337,6 +337,20 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
     expect(Number(JSON.parse(missing.text).data[0]['labels.count'])).toBe(0);
   });
 
+  it('refuses the SQL API with a 400 naming it and Databricks, and sends nothing', async () => {
+    const before = databricks.statements.length;
+    const res = await server.app.inject({
+      method: 'POST',
+      url: `/data/${deploymentId}/cubejs-api/v1/cubesql`,
+      headers: { authorization: dbxToken },
+      payload: { query: 'SELECT status, MEASURE(count) FROM orders GROUP BY 1' },
+    });
+    bodies.push(res.body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/The SQL API \(\/v1\/cubesql\) is not supported on Databricks/);
+    expect(databricks.statements.length).toBe(before);
+  });
+
   it.each([
     [{ token: 'dapi-revoked' }, 'login_refused', 'token', /refused the access token: it may have expired/],
     [
