@@ -337,7 +337,7 @@ export async function startDatabricksProtocolServer(options: {
           return;
         }
         if (!authenticated(req)) {
-          json(res, 403, { error_code: '403', message: 'Invalid access token.' });
+          json(res, 403, { error_code: 403, message: 'Invalid access token.' });
           return;
         }
         if (req.method === 'POST' && url.pathname === '/api/2.0/sql/statements') {

@@ -47,8 +47,8 @@ function units(i: Interval): Array<[number, 'MONTH' | 'DAY' | 'SECOND']> {
  * changed it). Values are `$n` placeholders that the driver inlines as Databricks literals.
  * - Identifiers are quoted with backticks ("Identifiers": a double-quoted text is a string).
  * - String literals read backslash escapes ("STRING type", Literals: `\<other char>` is that
- *   char, `'O\'Connell'`), and two quotes in a row are two adjacent literals, concatenated: a
- *   quote is written `\'`, a backslash `\\`, and the LIKE escape `'\\'`.
+ *   char, `'O\'Connell'`), and two quotes in a row have been two adjacent literals, concatenated
+ *   (Spark before SPARK-52545): a quote is written `\'`, a backslash `\\`, the LIKE escape `'\\'`.
  * - `from_utc_timestamp(expr, tz)` ("from_utc_timestamp function"): the UTC timestamp's wall
  *   clock in the tz database zone at that instant, so DST days have 23 and 25 hours.
  * - `date_trunc(unit, expr)` ("date_trunc function"): YEAR, QUARTER, MONTH, WEEK (from Monday, as
@@ -87,9 +87,9 @@ export const databricks: Dialect = {
   nullsOrder: true,
   backslashEscapes: true,
   // The SQL API's outer SQL is PostgreSQL's: identifiers in double quotes, which Databricks reads
-  // as string literals, and quotes doubled in literals, which it reads as two adjacent literals
+  // as string literals, and quotes doubled in literals, which older runtimes read as two literals
   sqlApi: {
     refused:
-      'The SQL API (/v1/cubesql) is not supported on Databricks: its outer SQL quotes names with double quotes and doubles quotes in literals, which Databricks reads as strings and concatenated literals; use /v1/load',
+      'The SQL API (/v1/cubesql) is not supported on Databricks: its outer SQL quotes names with double quotes and doubles quotes in literals, which Databricks reads as strings and, on older runtimes, concatenated literals; use /v1/load',
   },
 };

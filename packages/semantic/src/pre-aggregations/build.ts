@@ -194,8 +194,8 @@ function inlineParams(sql: string, params: readonly unknown[], backslashEscapes:
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
     if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
     if (!backslashEscapes) return `'${String(v).replace(/'/g, "''")}'`;
-    // where `\` escapes, `\'` is the quote every such engine reads (Databricks reads `''` as two
-    // adjacent literals, concatenated: "STRING type", Literals), MySQL and Snowflake as well
+    // where `\` escapes, `\'` is the quote every such engine reads (Databricks runtimes before
+    // Spark's SPARK-52545 read `''` as two adjacent literals, concatenated), MySQL and Snowflake too
     return `'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   });
 }

@@ -248,9 +248,13 @@ export class DatabricksDriver implements Driver {
       try {
         error = JSON.parse(text);
       } catch {}
+      // error_code is a name (`RESOURCE_DOES_NOT_EXIST`), or the status as a number where the
+      // front end refused the token (`{"error_code": 403, "message": "Invalid access token."}`)
       throw new DatabricksHttpError(
         status,
-        typeof error.error_code === 'string' ? error.error_code : '',
+        typeof error.error_code === 'string' || typeof error.error_code === 'number'
+          ? String(error.error_code)
+          : '',
         typeof error.message === 'string' ? error.message : '',
       );
     }
