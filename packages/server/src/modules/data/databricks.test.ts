@@ -435,7 +435,12 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
     expect(JSON.stringify(list.json())).not.toContain('databricks-bad');
   });
 
-  it('lists tables and columns with types from information_schema', async () => {
+  it('lists tables and columns with types, and primary and foreign keys, from information_schema', async () => {
+    // Unity Catalog's keys are informational (declared, not enforced); DuckDB's are enforced
+    await databricks.duck.run('CREATE TABLE main.accounts (id INTEGER PRIMARY KEY, name VARCHAR)');
+    await databricks.duck.run(
+      'CREATE TABLE main.invoices (id INTEGER PRIMARY KEY, account_id INTEGER REFERENCES main.accounts (id))',
+    );
     const res = await call('GET', `/api/v1/deployments/${deploymentId}/data-source/tables`);
     expect(res.statusCode, res.body).toBe(200);
     const schema = res.json().schemas.find((s: { name: string }) => s.name === 'main');
@@ -446,6 +451,16 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
       nullable: true,
       primaryKey: false,
     });
+    const invoices = schema.tables.find((t: { name: string }) => t.name === 'invoices');
+    expect(invoices.columns.find((c: { name: string }) => c.name === 'id').primaryKey).toBe(true);
+    expect(invoices.foreignKeys).toEqual([
+      {
+        columns: ['account_id'],
+        referencedSchema: 'main',
+        referencedTable: 'accounts',
+        referencedColumns: ['id'],
+      },
+    ]);
   });
 
   it('never writes the token or the OAuth secret in a response or a log line', async () => {
