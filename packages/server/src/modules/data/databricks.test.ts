@@ -353,6 +353,7 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
 
   it.each([
     [{ token: 'dapi-revoked' }, 'login_refused', 'token', /refused the access token: it may have expired/],
+    [{ token: undefined }, 'login_refused', 'token', /^No access token or OAuth client is saved: add/],
     [
       { httpPath: '/sql/1.0/warehouses/0000000000000000' },
       'database_missing',
