@@ -83,6 +83,8 @@ const pollDelaysMs = [20, 50, 100, 200, 500, 1000];
 const waitTimeout = '5s';
 const statementIdPattern = /^[0-9A-Za-z-]+$/;
 const runningStates = new Set(['PENDING', 'RUNNING']);
+/** current_timezone() of a session in UTC, however the warehouse spells it. */
+const utcZones = new Set(['UTC', 'Etc/UTC', 'Z', '+00:00', 'GMT', 'Etc/GMT']);
 
 const sleep = (ms: number, signal: AbortSignal | undefined) =>
   new Promise<void>((resolve) => {
@@ -94,6 +96,17 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
     }
     signal?.addEventListener('abort', done, { once: true });
   });
+
+/** `promise`, or a cancellation as soon as `signal` aborts (the promise goes on for others). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new QueryCancelledError('Query cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new QueryCancelledError('Query cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
 
 /**
  * Databricks SQL over its documented Statement Execution API 2.0 (REST, "Execute SQL statements
@@ -119,6 +132,8 @@ export class DatabricksDriver implements Driver {
   private readonly slots: SlotQueue;
   private readonly base: string;
   private readonly bearer: () => Promise<string>;
+  /** The session time zone's check, made by the first query and shared by those arriving meanwhile. */
+  private utc: Promise<void> | undefined;
 
   constructor(private readonly settings: DatabricksSettings) {
     this.slots = new SlotQueue(settings.max ?? 10);
@@ -140,6 +155,41 @@ export class DatabricksDriver implements Driver {
     if (signal?.aborted) throw new QueryCancelledError('Query cancelled');
     const statement = statementTag(this.settings.deploymentId, options.queryId) + inlineParams(sql, params);
     await this.slots.acquire(signal);
+    try {
+      this.utc ??= this.sessionInUtc().catch((error) => {
+        this.utc = undefined; // asked again by the next query, once the warehouse's setting is fixed
+        throw error;
+      });
+      await untilAborted(this.utc, signal);
+      return await this.execute(statement, options.queryId, signal);
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  /**
+   * The warehouse's session time zone, asked once per driver: the dialect reads TIMESTAMPs as UTC
+   * (dialect/databricks.ts), and a warehouse whose TIMEZONE parameter says otherwise would group
+   * and filter in the wrong hours, so its queries are refused (503, `setup`) rather than answered.
+   */
+  private async sessionInUtc(): Promise<void> {
+    const tag = statementTag(this.settings.deploymentId, undefined);
+    const [row] = await this.execute(`${tag}SELECT current_timezone() AS \`timezone\``, undefined, undefined);
+    const zone = String(row?.timezone ?? '');
+    if (!utcZones.has(zone))
+      throw new WarehouseUnavailableError(
+        Object.assign(new Error('The session time zone is not UTC'), { code: 'DATABRICKS_NOT_UTC', zone }),
+        'setup',
+        `its SQL warehouse runs statements in the time zone ${zone}, and Tessera reads timestamps as UTC: set the SQL configuration parameter TIMEZONE to UTC`,
+      );
+  }
+
+  /** One statement from submission to its last chunk, cancelled on the warehouse when `signal` aborts. */
+  private async execute(
+    statement: string,
+    queryId: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Record<string, unknown>[]> {
     let id: string | undefined;
     const onAbort = () => {
       if (id) this.cancel(id);
@@ -147,7 +197,7 @@ export class DatabricksDriver implements Driver {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       // Not aborted in flight: its answer holds the id that cancels the statement it started.
-      let answer = await this.submit(statement, options.queryId);
+      let answer = await this.submit(statement, queryId);
       id = answer.statement_id;
       if (id === undefined || !statementIdPattern.test(id))
         throw new WarehouseUnavailableError('Databricks sent no usable statement id', 'failed');
@@ -181,7 +231,6 @@ export class DatabricksDriver implements Driver {
       throw new WarehouseUnavailableError(error, sorted?.fault === 'engine' ? sorted.reason : 'unreachable');
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      this.slots.release();
     }
   }
 

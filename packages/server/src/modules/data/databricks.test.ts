@@ -381,7 +381,7 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
     expect(res.json()).toMatchObject({ ok: false, problem, field, message: expect.stringMatching(words) });
   });
 
-  it('fails a connection test of a warehouse whose session time zone is not UTC, saying how to set it', async () => {
+  it('refuses the queries and fails the connection test of a warehouse whose session time zone is not UTC, saying how to set it', async () => {
     const tls = selfSignedCertificate();
     const elsewhere = await startDatabricksProtocolServer({
       tokens: [token],
@@ -391,19 +391,35 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
       timezone: 'America/New_York',
     });
     try {
-      const res = await call('POST', '/api/v1/data-sources/test', {
-        ...settings,
-        host: elsewhere.host,
-        caCertificate: tls.cert,
-        schema: 'main',
-        token,
-      });
+      const remote = { ...settings, host: elsewhere.host, caCertificate: tls.cert, token };
+      const res = await call('POST', '/api/v1/data-sources/test', remote);
       expect(res.json()).toMatchObject({
         ok: false,
         message: expect.stringMatching(
           /time zone America\/New_York; .*set the SQL configuration parameter TIMEZONE to UTC/,
         ),
       });
+      const created = await call('POST', '/api/v1/deployments', {
+        name: 'databricks-new-york',
+        dataSource: remote,
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      const id = created.json().id;
+      await copyDemoModel(server, id);
+      const auth = await tokenFor(server, id, { securityContext: { serviceCloud: { groups: ['admin'] } } });
+      const answer = await fetch(`${baseUrl}/data/${id}/cubejs-api/v1/load`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: engineQueries.monthly_in_new_york }),
+      });
+      const text = await answer.text();
+      bodies.push(text);
+      expect(answer.status).toBe(503);
+      expect(JSON.parse(text).error).toMatch(
+        /runs statements in the time zone America\/New_York, and Tessera reads timestamps as UTC/,
+      );
+      // only the time zone was asked: no statement of the query ran in the wrong hours
+      expect(elsewhere.statements.map((s) => s.sql)).not.toContainEqual(expect.stringMatching(/orders/));
     } finally {
       await elsewhere.close();
     }
