@@ -83,8 +83,23 @@ const pollDelaysMs = [20, 50, 100, 200, 500, 1000];
 const waitTimeout = '5s';
 const statementIdPattern = /^[0-9A-Za-z-]+$/;
 const runningStates = new Set(['PENDING', 'RUNNING']);
-/** current_timezone() of a session in UTC, however the warehouse spells it. */
-const utcZones = new Set(['UTC', 'Etc/UTC', 'Z', '+00:00', 'GMT', 'Etc/GMT']);
+/**
+ * Whether current_timezone() names UTC, however the warehouse spells it: `UTC`, `Etc/UTC`, `Z`,
+ * `+00:00`, or any tz database name whose offset is zero in both January and July (`GMT`, `Zulu`).
+ */
+export function isUtcZone(zone: string): boolean {
+  if (/^(UTC|Z|[+-]00:?00)$/i.test(zone)) return true;
+  try {
+    const offset = (month: number) =>
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+        .formatToParts(Date.UTC(2024, month, 15))
+        .find((p) => p.type === 'timeZoneName')?.value;
+    const zero = (v: string | undefined) => v === 'GMT' || v === 'GMT+00:00';
+    return zero(offset(0)) && zero(offset(6));
+  } catch {
+    return false; // a zone this process does not know: not taken for UTC
+  }
+}
 
 const sleep = (ms: number, signal: AbortSignal | undefined) =>
   new Promise<void>((resolve) => {
@@ -176,7 +191,7 @@ export class DatabricksDriver implements Driver {
     const tag = statementTag(this.settings.deploymentId, undefined);
     const [row] = await this.execute(`${tag}SELECT current_timezone() AS \`timezone\``, undefined, undefined);
     const zone = String(row?.timezone ?? '');
-    if (!utcZones.has(zone))
+    if (!isUtcZone(zone))
       throw new WarehouseUnavailableError(
         Object.assign(new Error('The session time zone is not UTC'), { code: 'DATABRICKS_NOT_UTC', zone }),
         'setup',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isUtcZone } from './databricks-driver.ts';
 import { literal } from './databricks-literals.ts';
 import { databricksValue } from './databricks-values.ts';
 
@@ -36,5 +37,22 @@ describe('Databricks literals', () => {
     expect(literal('C:\\temp 50\\%')).toBe("'C:\\\\temp 50\\\\%'");
     expect(literal(null)).toBe('NULL');
     expect(literal(12.5)).toBe('12.5');
+  });
+});
+
+describe('Databricks session time zones taken for UTC (current_timezone())', () => {
+  it.each([
+    ['UTC', true],
+    ['Etc/UTC', true],
+    ['Z', true],
+    ['+00:00', true],
+    ['GMT', true],
+    ['Etc/Zulu', true],
+    ['Europe/London', false],
+    ['America/New_York', false],
+    ['+01:00', false],
+    ['Not/AZone', false],
+  ])('%s: %s', (zone, utc) => {
+    expect(isUtcZone(zone)).toBe(utc);
   });
 });
