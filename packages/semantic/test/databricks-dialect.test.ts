@@ -3,15 +3,18 @@ import {
   type CubeQuery,
   compileModelOrThrow,
   compileQuery,
+  DIALECTS,
   loadSqlParser,
   planSqlQuery,
+  rollupBuildSql,
 } from '../src/index.ts';
 import { ADMIN, fixtureFiles, NOW } from './fixtures/model.ts';
 
 /**
  * What the golden SQL (test/golden/*.databricks.golden.sql) has no query for: a median, a
- * rolling window in one unit of months, and the one shape Databricks refuses (an interval of
- * months and days, which its year-month and day-time interval types cannot hold as one value).
+ * rolling window in one unit of months, a pre-aggregation build's inlined values, and what
+ * Databricks refuses (an interval of months and days, which its year-month and day-time interval
+ * types cannot hold as one value; the SQL API).
  */
 const extra = {
   path: 'model/databricks_extra.yml',
@@ -40,6 +43,15 @@ const extra = {
       - name: created_at
         sql: created_at
         type: time
+      - name: status
+        sql: status
+        type: string
+    pre_aggregations:
+      - name: daily
+        measures: [median_amount]
+        dimensions: [status]
+        time_dimension: created_at
+        granularity: day
 `,
 };
 const model = compileModelOrThrow([...fixtureFiles(), extra]);
@@ -67,6 +79,15 @@ describe('Databricks dialect', () => {
     expect(() => compile(monthly('shapes.amount_month_and_days'))).toThrow(
       /^Intervals mixing months, days and times \(1 month 2 days\) are not supported on Databricks: /,
     );
+  });
+
+  it("inlines a pre-aggregation build's values as Databricks literals (a quote as \\', never '')", () => {
+    const daily = model.cubes.get('shapes')!.preAggregations.get('daily')!;
+    const range = { from: Date.UTC(2024, 0, 1), to: Date.UTC(2024, 0, 2) - 1 };
+    const { sql } = rollupBuildSql(model, daily, 'databricks', range);
+    expect(sql).not.toMatch(/\$\d/);
+    expect(sql).toContain("CAST('2024-01-01 00:00:00.000' AS TIMESTAMP)");
+    expect(DIALECTS.databricks.stringLiteral!("it's C:\\temp")).toBe("'it\\'s C:\\\\temp'");
   });
 
   it('quotes identifiers with backticks, doubling one inside', () => {

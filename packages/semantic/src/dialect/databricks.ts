@@ -86,6 +86,9 @@ export const databricks: Dialect = {
   like: (expr, pattern, negated) => `${expr} ${negated ? 'NOT ILIKE' : 'ILIKE'} (${pattern}) ESCAPE '\\\\'`,
   nullsOrder: true,
   backslashEscapes: true,
+  // a value inlined into a pre-aggregation build: `\'` for a quote, as the driver writes it
+  // (datasources/databricks-literals.ts), never `''`, which older runtimes read as two literals
+  stringLiteral: (text) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`,
   // The SQL API's outer SQL is PostgreSQL's: identifiers in double quotes, which Databricks reads
   // as string literals, and quotes doubled in literals, which older runtimes read as two literals
   sqlApi: {

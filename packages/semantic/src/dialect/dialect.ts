@@ -62,6 +62,11 @@ export interface Dialect {
    * inlined into SQL doubles its backslashes too.
    */
   readonly backslashEscapes?: boolean;
+  /**
+   * A text value inlined into SQL (a pre-aggregation build), where `'...'` with `''` for a quote
+   * is not the engine's literal. Absent: that, with `\` doubled under `backslashEscapes`.
+   */
+  stringLiteral?: (text: string) => string;
   /** OFFSET is printed before LIMIT (Trino's grammar takes no other order). */
   readonly offsetBeforeLimit?: boolean;
   /** A derived table of literal rows, without its alias. Absent: `(VALUES ...) AS alias (columns)`. */
@@ -80,10 +85,14 @@ export interface Dialect {
   /**
    * Outer SQL of the SQL API (sql-api/), printed for PostgreSQL, where the engine differs:
    * `rowFramesOnly` names an engine whose window frames are ROWS only and required with ORDER BY
-   * on an aggregate; `now` is its clock where CURRENT_TIMESTAMP and now() are not to be used;
-   * `refused` is the words of the 400 for an engine that cannot read that outer SQL at all.
+   * on an aggregate; `now` is its clock where CURRENT_TIMESTAMP and now() are not to be used.
    */
-  readonly sqlApi?: { readonly rowFramesOnly?: string; readonly now?: string; readonly refused?: string };
+  readonly sqlApi?: {
+    readonly rowFramesOnly?: string;
+    readonly now?: string;
+    /** The words of the 400 refusing any SQL-API query, where the engine cannot run its outer SQL at all. */
+    readonly refused?: string;
+  };
 }
 
 export const DIALECT_NAMES = [

@@ -1,6 +1,7 @@
 import { DIALECTS } from '../compile-query.ts';
-import type { DialectName } from '../dialect/dialect.ts';
+import type { Dialect, DialectName } from '../dialect/dialect.ts';
 import { printSelect } from '../dialect/print.ts';
+import { walkParts } from '../model/template.ts';
 import type {
   CubeMember,
   Measure,
@@ -134,8 +135,8 @@ function checkBuildable(model: Model, p: PreAggregation): boolean {
           : [m.sql];
     templates.push(...own);
     for (const t of own) {
-      for (const part of t) {
-        if (typeof part === 'string' || part.ref !== 'member') continue;
+      for (const part of walkParts(t)) {
+        if (part.ref !== 'member') continue;
         const cube = model.cubes.get(part.cube);
         const next = cube?.measures.get(part.member) ?? cube?.dimensions.get(part.member);
         if (next && !visit(next)) return false;
@@ -152,6 +153,7 @@ function checkBuildable(model: Model, p: PreAggregation): boolean {
 }
 
 function contextFree(p: TemplatePart): boolean {
+  if (typeof p !== 'string' && p.ref === 'castText') return p.sql.every(contextFree);
   return typeof p === 'string' || p.ref === 'cube' || p.ref === 'member' || p.ref === 'cubeSql';
 }
 
@@ -181,21 +183,26 @@ export function rollupBuildSql(
     securityContext: {},
   });
   const printed = printSelect(plan.select, DIALECTS[dialect]);
-  return { sql: inlineParams(printed.sql, printed.params, DIALECTS[dialect].backslashEscapes === true) };
+  return { sql: inlineParams(printed.sql, printed.params, DIALECTS[dialect]) };
 }
 
-/** `$n` as literals; where `\` escapes in a literal (MySQL, Snowflake, Databricks), a label `C:\temp` keeps its backslash. */
-function inlineParams(sql: string, params: readonly unknown[], backslashEscapes: boolean): string {
-  return sql.replace(/\$(\d+)\b/g, (whole, n: string) => {
+/**
+ * The dialect's placeholders (`$n`, BigQuery's `@pn`) as literals; where `\` escapes in a literal
+ * (MySQL), a label `C:\temp` keeps its backslash; a dialect's own `stringLiteral` where `''` is
+ * not its quote escape.
+ */
+function inlineParams(sql: string, params: readonly unknown[], dialect: Dialect): string {
+  const backslashEscapes = dialect.backslashEscapes === true;
+  const prefix = dialect.placeholder(1).slice(0, -1).replace(/[$]/g, '\\$');
+  return sql.replace(new RegExp(`${prefix}(\\d+)\\b`, 'g'), (whole, n: string) => {
     const i = Number(n) - 1;
     if (i < 0 || i >= params.length) return whole;
     const v = params[i];
     if (v === null || v === undefined) return 'NULL';
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
     if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-    if (!backslashEscapes) return `'${String(v).replace(/'/g, "''")}'`;
-    // where `\` escapes, `\'` is the quote every such engine reads (Databricks runtimes before
-    // Spark's SPARK-52545 read `''` as two adjacent literals, concatenated), MySQL and Snowflake too
-    return `'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+    if (dialect.stringLiteral) return dialect.stringLiteral(String(v));
+    const text = backslashEscapes ? String(v).replace(/\\/g, '\\\\') : String(v);
+    return `'${text.replace(/'/g, "''")}'`;
   });
 }
