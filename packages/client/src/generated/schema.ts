@@ -4075,6 +4075,7 @@ export interface operations {
                     outputLocation?: string;
                     catalog?: string;
                     database?: string;
+                    credentials?: 'accessKey' | 'server';
                     accessKeyId?: string;
                     endpoint?: string;
                     maxConnections?: number;
@@ -4243,6 +4244,7 @@ export interface operations {
                     outputLocation?: string;
                     catalog?: string;
                     database?: string;
+                    credentials?: 'accessKey' | 'server';
                     accessKeyId?: string;
                     endpoint?: string;
                     maxConnections?: number;
@@ -4684,6 +4686,8 @@ export interface operations {
                 catalog?: string;
                 /** @description The database unqualified table names are read from */
                 database?: string;
+                /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+                credentials?: 'accessKey' | 'server';
                 /** @description The access key id of an IAM user or role */
                 accessKeyId?: string;
                 /** @description Write-only; encrypted at rest; never returned */
@@ -4819,6 +4823,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -5217,6 +5222,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -5662,6 +5668,8 @@ export interface operations {
                 catalog?: string;
                 /** @description The database unqualified table names are read from */
                 database?: string;
+                /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+                credentials?: 'accessKey' | 'server';
                 /** @description The access key id of an IAM user or role */
                 accessKeyId?: string;
                 /** @description Write-only; encrypted at rest; never returned */
@@ -5797,6 +5805,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -7309,6 +7318,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -7719,6 +7729,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -8145,6 +8156,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -8599,6 +8611,8 @@ export interface operations {
               catalog?: string;
               /** @description The database unqualified table names are read from */
               database?: string;
+              /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+              credentials?: 'accessKey' | 'server';
               /** @description The access key id of an IAM user or role */
               accessKeyId?: string;
               /** @description Write-only; encrypted at rest; never returned */
@@ -9061,6 +9075,8 @@ export interface operations {
                 catalog?: string;
                 /** @description The database unqualified table names are read from */
                 database?: string;
+                /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+                credentials?: 'accessKey' | 'server';
                 /** @description The access key id of an IAM user or role */
                 accessKeyId?: string;
                 /** @description Write-only; encrypted at rest; never returned */

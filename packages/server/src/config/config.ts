@@ -59,6 +59,13 @@ export interface Config {
   /** TESSERA_SMTP_FROM: the From address of notification email. */
   smtpFrom: string;
   /**
+   * TESSERA_AWS_SERVER_CREDENTIALS: whether an Athena data source may query as this server's own
+   * AWS identity (its environment, shared config, EKS web identity, ECS task role or EC2 instance
+   * profile) instead of an access key of its own. Off by default: whoever may edit a data source
+   * would otherwise borrow the server's role.
+   */
+  awsServerCredentials: boolean;
+  /**
    * TESSERA_REGIONS: the regions this server serves (reference group Regions), comma-separated
    * `name` or `name:Title` (`eu-west:Europe West,us-east`); default one region, `local`.
    */
@@ -214,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: nonEmpty(env.REDIS_URL),
     smtpUrl: nonEmpty(env.TESSERA_SMTP_URL),
     smtpFrom: env.TESSERA_SMTP_FROM || 'Tessera <notifications@localhost>',
+    awsServerCredentials: boolFrom(env.TESSERA_AWS_SERVER_CREDENTIALS),
     regions: regionsFrom(env.TESSERA_REGIONS),
     preAggregations: {
       refreshMs: intFrom(
