@@ -52,6 +52,12 @@ export interface Config {
    */
   redisUrl: string | null;
   /**
+   * TESSERA_REDIS_PREFIX (default `tessera`): what every Redis key and channel of this
+   * installation starts with, so that installations sharing one Redis never read each other's
+   * results or chat streams (their ids repeat). Replicas of one installation share it.
+   */
+  redisPrefix: string;
+  /**
    * TESSERA_SMTP_URL: where notification email is sent (`smtp://host:port`,
    * `smtps://user:pass@host:port` for TLS); null: email deliveries fail visibly in the run log.
    */
@@ -219,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     modelDir: env.TESSERA_MODEL_DIR ? path.resolve(env.TESSERA_MODEL_DIR) : null,
     redisUrl: nonEmpty(env.REDIS_URL),
+    redisPrefix: redisPrefixFrom(env.TESSERA_REDIS_PREFIX),
     smtpUrl: nonEmpty(env.TESSERA_SMTP_URL),
     smtpFrom: env.TESSERA_SMTP_FROM || 'Tessera <notifications@localhost>',
     awsServerCredentials: boolFrom(env.TESSERA_AWS_SERVER_CREDENTIALS),
@@ -243,4 +250,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
     },
   };
+}
+
+function redisPrefixFrom(value: string | undefined): string {
+  if (!value) return 'tessera';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(value))
+    throw new Error(
+      `Configuration error: TESSERA_REDIS_PREFIX must be 1 to 64 letters, digits, "_", "." or "-", got "${value}"`,
+    );
+  return value;
 }
