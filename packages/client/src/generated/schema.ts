@@ -4091,6 +4091,7 @@ export interface operations {
                     outputLocation?: string;
                     catalog?: string;
                     database?: string;
+                    credentials?: 'accessKey' | 'server';
                     accessKeyId?: string;
                     endpoint?: string;
                     maxConnections?: number;
@@ -4275,6 +4276,7 @@ export interface operations {
                     outputLocation?: string;
                     catalog?: string;
                     database?: string;
+                    credentials?: 'accessKey' | 'server';
                     accessKeyId?: string;
                     endpoint?: string;
                     maxConnections?: number;
@@ -4743,6 +4745,8 @@ export interface operations {
                 catalog?: string;
                 /** @description The database unqualified table names are read from */
                 database?: string;
+                /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+                credentials?: 'accessKey' | 'server';
                 /** @description The access key id of an IAM user or role */
                 accessKeyId?: string;
                 /** @description Write-only; encrypted at rest; never returned */
@@ -4894,6 +4898,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -5308,6 +5313,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -5780,6 +5786,8 @@ export interface operations {
                 catalog?: string;
                 /** @description The database unqualified table names are read from */
                 database?: string;
+                /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+                credentials?: 'accessKey' | 'server';
                 /** @description The access key id of an IAM user or role */
                 accessKeyId?: string;
                 /** @description Write-only; encrypted at rest; never returned */
@@ -5931,6 +5939,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -7459,6 +7468,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -7885,6 +7895,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -8327,6 +8338,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -8808,6 +8820,8 @@ export interface operations {
               catalog?: string;
               /** @description The database unqualified table names are read from */
               database?: string;
+              /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+              credentials?: 'accessKey' | 'server';
               /** @description The access key id of an IAM user or role */
               accessKeyId?: string;
               /** @description Write-only; encrypted at rest; never returned */
@@ -9297,6 +9311,8 @@ export interface operations {
                 catalog?: string;
                 /** @description The database unqualified table names are read from */
                 database?: string;
+                /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+                credentials?: 'accessKey' | 'server';
                 /** @description The access key id of an IAM user or role */
                 accessKeyId?: string;
                 /** @description Write-only; encrypted at rest; never returned */

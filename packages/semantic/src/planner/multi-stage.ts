@@ -1,7 +1,14 @@
 import { UserError } from '../errors.ts';
-import { intervalSql } from '../model/interval.ts';
 import { shiftDimension } from '../model/multi-stage.ts';
-import type { Dimension, GrainRef, Interval, Measure, Model, SqlTemplate } from '../model/types.ts';
+import type {
+  Dimension,
+  GrainRef,
+  Interval,
+  Measure,
+  Model,
+  SqlTemplate,
+  TemplatePart,
+} from '../model/types.ts';
 import type { LocalRange } from '../query/date-range.ts';
 import { isMeasureFilter } from '../query/filters.ts';
 import type { FilterNode, QueryMember, ResolvedQuery, TimeDimensionSpec } from '../query/types.ts';
@@ -59,8 +66,8 @@ export type Planner<O> = (
   options: O,
 ) => StagePlan;
 
-/** Time dimension path -> the shifts applied to it, in SQL (`+ INTERVAL '1 days'`). */
-type Shift = ReadonlyMap<string, readonly string[]>;
+/** Time dimension path -> the shifts applied to it, as SQL template parts (`+ <interval>`). */
+type Shift = ReadonlyMap<string, readonly TemplatePart[]>;
 
 /**
  * What a stage's inner plans see: time dimensions moved by time_shift, and the query's date
@@ -374,7 +381,7 @@ class Stages {
         if (done.has(dim.path)) continue;
         done.add(dim.path);
         // `prior`: the row of X shows the value of X - interval, so the time moves forward
-        out.set(dim.path, [...(out.get(dim.path) ?? []), shiftSql(ts.interval, ts.type === 'prior')]);
+        out.set(dim.path, [...(out.get(dim.path) ?? []), ...shiftSql(ts.interval, ts.type === 'prior')]);
       }
     }
     return out;
@@ -383,7 +390,7 @@ class Stages {
   /** The model with each shifted time dimension's SQL moved by its intervals. */
   private shifted(shift: Shift): Model {
     if (shift.size === 0) return this.model;
-    const key = [...shift].map(([k, v]) => `${k}${v.join('')}`).join(';');
+    const key = JSON.stringify([...shift]);
     let model = this.models.get(key);
     if (!model) {
       const cubes = new Map(this.model.cubes);
@@ -455,6 +462,7 @@ function matches(refs: readonly GrainRef[], c: GrainCol): boolean {
   );
 }
 
-function shiftSql(interval: Interval, forward: boolean): string {
-  return ` ${forward ? '+' : '-'} INTERVAL '${intervalSql(interval)}'`;
+/** Each dialect prints the interval its own way (Trino, MySQL and Snowflake have no `INTERVAL '1 days'`). */
+function shiftSql(interval: Interval, forward: boolean): TemplatePart[] {
+  return [` ${forward ? '+' : '-'} `, { ref: 'interval', interval }];
 }
