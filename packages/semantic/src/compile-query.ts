@@ -1,4 +1,5 @@
 import { athena } from './dialect/athena.ts';
+import { bigquery } from './dialect/bigquery.ts';
 import { clickhouse } from './dialect/clickhouse.ts';
 import type { Dialect, DialectName } from './dialect/dialect.ts';
 import { duckdb } from './dialect/duckdb.ts';
@@ -31,6 +32,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   presto,
   clickhouse,
   athena,
+  bigquery,
 };
 
 export interface CompileQueryOptions {

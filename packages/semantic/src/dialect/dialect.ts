@@ -95,6 +95,7 @@ export const DIALECT_NAMES = [
   'presto',
   'clickhouse',
   'athena',
+  'bigquery',
 ] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
