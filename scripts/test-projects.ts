@@ -38,6 +38,7 @@ const storeIndependent = [
   'packages/server/src/modules/data/redshift.test.ts',
   'packages/server/src/modules/data/clickhouse.test.ts',
   'packages/server/src/modules/data/snowflake.test.ts',
+  'packages/server/src/modules/data/bigquery.test.ts',
   'packages/server/src/modules/data/athena.test.ts',
   'packages/server/src/modules/data/warehouse-unavailable.test.ts',
   'packages/server/src/modules/data/model-constructs.test.ts',

@@ -4081,6 +4081,20 @@ export interface operations {
                     /** @description Always false: Athena signs with an access key */
                     hasPassword: boolean;
                     hasSecretAccessKey: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'bigquery';
+                    projectId?: string;
+                    location?: string;
+                    dataset?: string;
+                    apiEndpoint?: string;
+                    caCertificate?: string;
+                    maximumBytesBilled?: number;
+                    maxConnections?: number;
+                    /** @description Always false: BigQuery takes a service account key */
+                    hasPassword: boolean;
+                    hasCredentials: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4249,6 +4263,20 @@ export interface operations {
                     /** @description Always false: Athena signs with an access key */
                     hasPassword: boolean;
                     hasSecretAccessKey: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'bigquery';
+                    projectId?: string;
+                    location?: string;
+                    dataset?: string;
+                    apiEndpoint?: string;
+                    caCertificate?: string;
+                    maximumBytesBilled?: number;
+                    maxConnections?: number;
+                    /** @description Always false: BigQuery takes a service account key */
+                    hasPassword: boolean;
+                    hasCredentials: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4692,6 +4720,29 @@ export interface operations {
                 endpoint?: string;
                 /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Google BigQuery, over its REST API v2
+                 * @enum {string}
+                 */
+                type: 'bigquery';
+                /** @description The project jobs run in and are billed to (`my-project-123456`) */
+                projectId?: string;
+                /** @description Where the dataset is (`US`, `EU`, `europe-west3`); jobs run there (default: the dataset's) */
+                location?: string;
+                /** @description The dataset unqualified table names are read from (the default dataset) */
+                dataset?: string;
+                /** @description The service account's key, the JSON file Google Cloud creates for it. Write-only; encrypted at rest */
+                credentials?: string;
+                /** @description Another endpoint than https://bigquery.googleapis.com (Private Service Connect) */
+                apiEndpoint?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for an endpoint on a private CA */
+                caCertificate?: string;
+                /** @description A query that would bill more bytes fails (a 400) instead of running; default no limit */
+                maximumBytesBilled?: number;
+                /** @description Jobs the deployment runs on BigQuery at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4825,6 +4876,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -5223,6 +5288,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -5670,6 +5749,29 @@ export interface operations {
                 endpoint?: string;
                 /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Google BigQuery, over its REST API v2
+                 * @enum {string}
+                 */
+                type: 'bigquery';
+                /** @description The project jobs run in and are billed to (`my-project-123456`) */
+                projectId?: string;
+                /** @description Where the dataset is (`US`, `EU`, `europe-west3`); jobs run there (default: the dataset's) */
+                location?: string;
+                /** @description The dataset unqualified table names are read from (the default dataset) */
+                dataset?: string;
+                /** @description The service account's key, the JSON file Google Cloud creates for it. Write-only; encrypted at rest */
+                credentials?: string;
+                /** @description Another endpoint than https://bigquery.googleapis.com (Private Service Connect) */
+                apiEndpoint?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for an endpoint on a private CA */
+                caCertificate?: string;
+                /** @description A query that would bill more bytes fails (a 400) instead of running; default no limit */
+                maximumBytesBilled?: number;
+                /** @description Jobs the deployment runs on BigQuery at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -5803,6 +5905,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7315,6 +7431,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7725,6 +7855,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -8151,6 +8295,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -8606,6 +8764,29 @@ export interface operations {
               /** @description Another endpoint than the region's, such as a VPC interface endpoint */
               endpoint?: string;
               /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description Google BigQuery, over its REST API v2
+               * @enum {string}
+               */
+              type: 'bigquery';
+              /** @description The project jobs run in and are billed to (`my-project-123456`) */
+              projectId?: string;
+              /** @description Where the dataset is (`US`, `EU`, `europe-west3`); jobs run there (default: the dataset's) */
+              location?: string;
+              /** @description The dataset unqualified table names are read from (the default dataset) */
+              dataset?: string;
+              /** @description The service account's key, the JSON file Google Cloud creates for it. Write-only; encrypted at rest */
+              credentials?: string;
+              /** @description Another endpoint than https://bigquery.googleapis.com (Private Service Connect) */
+              apiEndpoint?: string;
+              /** @description A PEM certificate authority to trust besides the system's, for an endpoint on a private CA */
+              caCertificate?: string;
+              /** @description A query that would bill more bytes fails (a 400) instead of running; default no limit */
+              maximumBytesBilled?: number;
+              /** @description Jobs the deployment runs on BigQuery at once (default 10); further queries wait */
               maxConnections?: number;
             };
       };
@@ -9068,6 +9249,29 @@ export interface operations {
                 /** @description Another endpoint than the region's, such as a VPC interface endpoint */
                 endpoint?: string;
                 /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Google BigQuery, over its REST API v2
+                 * @enum {string}
+                 */
+                type: 'bigquery';
+                /** @description The project jobs run in and are billed to (`my-project-123456`) */
+                projectId?: string;
+                /** @description Where the dataset is (`US`, `EU`, `europe-west3`); jobs run there (default: the dataset's) */
+                location?: string;
+                /** @description The dataset unqualified table names are read from (the default dataset) */
+                dataset?: string;
+                /** @description The service account's key, the JSON file Google Cloud creates for it. Write-only; encrypted at rest */
+                credentials?: string;
+                /** @description Another endpoint than https://bigquery.googleapis.com (Private Service Connect) */
+                apiEndpoint?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for an endpoint on a private CA */
+                caCertificate?: string;
+                /** @description A query that would bill more bytes fails (a 400) instead of running; default no limit */
+                maximumBytesBilled?: number;
+                /** @description Jobs the deployment runs on BigQuery at once (default 10); further queries wait */
                 maxConnections?: number;
               };
         };

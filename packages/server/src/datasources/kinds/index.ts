@@ -1,5 +1,6 @@
 import { type TObject, Type } from 'typebox';
 import { athenaKind } from './athena.ts';
+import { bigqueryKind } from './bigquery.ts';
 import { clickhouseKind } from './clickhouse.ts';
 import { duckdbKind } from './duckdb.ts';
 import type { WarehouseKind } from './kind.ts';
@@ -24,6 +25,7 @@ export const warehouseKinds = [
   clickhouseKind,
   snowflakeKind,
   athenaKind,
+  bigqueryKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);
