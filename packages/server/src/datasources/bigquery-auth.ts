@@ -4,6 +4,10 @@ import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
 export class BigQueryKeyError extends Error {
   override readonly name = 'BigQueryKeyError';
   readonly code = 'BIGQUERY_KEY_INVALID';
+  /** @param reason what is wrong, in a few words (`its type is not service_account`) */
+  constructor(readonly reason: string) {
+    super(`The service account key cannot be used: ${reason}`);
+  }
 }
 
 /** A service account key as Google Cloud's console and `gcloud iam service-accounts keys create` write it. */
@@ -24,21 +28,20 @@ export function readServiceAccountKey(json: string): ServiceAccountKey {
   try {
     parsed = JSON.parse(json) as Record<string, unknown>;
   } catch {
-    throw new BigQueryKeyError('The service account key is not JSON');
+    throw new BigQueryKeyError('it is not JSON');
   }
   if (parsed === null || typeof parsed !== 'object' || parsed.type !== 'service_account')
-    throw new BigQueryKeyError('The JSON is not a service account key (its type is not service_account)');
+    throw new BigQueryKeyError('its type is not service_account');
   const { client_email: clientEmail, private_key_id: privateKeyId, private_key: pem } = parsed;
   if (typeof clientEmail !== 'string' || typeof privateKeyId !== 'string' || typeof pem !== 'string')
-    throw new BigQueryKeyError('The service account key lacks client_email, private_key_id or private_key');
+    throw new BigQueryKeyError('it lacks client_email, private_key_id or private_key');
   let key: KeyObject;
   try {
     key = createPrivateKey({ key: pem, format: 'pem' });
   } catch {
-    throw new BigQueryKeyError('The private_key of the service account key is not a PEM private key');
+    throw new BigQueryKeyError('its private_key is not a PEM private key');
   }
-  if (key.asymmetricKeyType !== 'rsa')
-    throw new BigQueryKeyError('The private_key of the service account key is not an RSA key');
+  if (key.asymmetricKeyType !== 'rsa') throw new BigQueryKeyError('its private_key is not an RSA key');
   return {
     clientEmail,
     privateKeyId,

@@ -157,7 +157,7 @@ export const bigqueryKind: WarehouseKind = {
       } catch (error) {
         problems.push({
           field: 'credentials',
-          message: `is not a service account key JSON${error instanceof BigQueryKeyError ? `: ${error.message.replace(/^The /, 'the ')}` : ''}`,
+          message: `is not a service account key JSON${error instanceof BigQueryKeyError ? `: ${error.reason}` : ''}`,
         });
       }
     }
