@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type CubeQuery, compileModelOrThrow, compileQuery, DIALECTS } from '../src/index.ts';
+import {
+  type CubeQuery,
+  compileModelOrThrow,
+  compileQuery,
+  DIALECTS,
+  loadSqlParser,
+  planSqlQuery,
+} from '../src/index.ts';
 import { ADMIN, fixtureFiles, NOW } from './fixtures/model.ts';
 
 /**
@@ -63,5 +70,16 @@ describe('BigQuery dialect', () => {
 
   it('truncates weeks to Monday (ISOWEEK), as PostgreSQL', () => {
     expect(DIALECTS.bigquery.dateTrunc('week', 'x')).toBe('DATETIME_TRUNC(x, ISOWEEK)');
+  });
+
+  it('refuses the SQL API, whose PostgreSQL outer SQL would read double-quoted names as strings', async () => {
+    await loadSqlParser();
+    expect(() =>
+      planSqlQuery(model, 'SELECT status, MEASURE(count) FROM orders GROUP BY 1', {
+        dialect: 'bigquery',
+        securityContext: ADMIN,
+        now: NOW,
+      }),
+    ).toThrow(/^The SQL API is not supported on BigQuery: /);
   });
 });

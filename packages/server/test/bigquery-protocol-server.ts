@@ -29,7 +29,8 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
  * - A failed job answers 400: DuckDB's parser errors as invalidQuery ("Syntax error: ..."),
  *   catalog errors as notFound (404), others as invalidQuery. A statement naming
  *   `tessera_protocol_sleep` runs until cancelled (the `running` event); one naming
- *   `tessera_protocol_exhausted` fails as resourcesExceeded.
+ *   `tessera_protocol_exhausted` fails as resourcesExceeded; one naming `tessera_protocol_nap`
+ *   runs 300 ms before DuckDB answers it.
  * - GoogleSQL run on DuckDB: backtick identifiers become double-quoted, `@pN` the named
  *   parameter's value as a literal of its type, a date part after a comma (`DATETIME_TRUNC(x,
  *   MONTH)`) a string; DATETIME, DATETIME_TRUNC, DATETIME_DIFF and DATETIME_ADD are DuckDB macros
@@ -52,6 +53,9 @@ export interface BigQueryProtocolServer {
   authorizations: string[];
   /** `running` (jobId) when a sleeping statement started, `cancelled` (jobId) on a cancel. */
   events: EventEmitter;
+  /** The most jobs unfinished at once since the last `resetPeak()`. */
+  peakRunning(): number;
+  resetPeak(): void;
   busyNext(): void;
   duck: DuckDBConnection;
   close(): Promise<void>;
@@ -197,6 +201,8 @@ export async function startBigQueryProtocolServer(options: {
   const pageSize = options.pageSize ?? 5;
   let busyAnswered = true;
   let count = 0;
+  let running = 0;
+  let peak = 0;
 
   const failure = (status: number, reason: string, message: string): Result => ({
     failure: { status, reason, message },
@@ -222,6 +228,7 @@ export async function startBigQueryProtocolServer(options: {
       events.emit('running', jobId);
       return new Promise(() => undefined); // until the cancel
     }
+    if (/tessera_protocol_nap/.test(sql)) await new Promise((r) => setTimeout(r, 300));
     if (/tessera_protocol_exhausted/.test(sql))
       return failure(
         400,
@@ -376,8 +383,11 @@ export async function startBigQueryProtocolServer(options: {
             result: run(sql, body, jobId),
             cancelled: false,
           };
+          running++;
+          peak = Math.max(peak, running);
           entry.result.then((r) => {
             entry.done = r;
+            if (!entry.cancelled) running--;
           });
           byJob.set(jobId, entry);
           if (!busyAnswered) {
@@ -410,6 +420,8 @@ export async function startBigQueryProtocolServer(options: {
           return;
         }
         if (req.method === 'POST' && m[2] === 'jobs' && m[4]) {
+          // a cancelled job ends (a sleeping one would run forever here)
+          if (!entry.done && !entry.cancelled) running--;
           entry.cancelled = true;
           events.emit('cancelled', jobId);
           json(res, 200, {
@@ -483,6 +495,10 @@ export async function startBigQueryProtocolServer(options: {
     events,
     busyNext: () => {
       busyAnswered = false;
+    },
+    peakRunning: () => peak,
+    resetPeak: () => {
+      peak = running;
     },
     duck,
     async close() {

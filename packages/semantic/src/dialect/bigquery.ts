@@ -107,5 +107,12 @@ export const bigquery: Dialect = {
     rows
       .map((r, i) => `SELECT ${r.map((v, j) => (i === 0 ? `${v} AS ${columns[j]}` : v)).join(', ')}`)
       .join(' UNION ALL '),
+  // the SQL API's outer SQL is PostgreSQL's: double-quoted names (strings in GoogleSQL,
+  // lexical#string_and_bytes_literals, so a column would silently read as its name), literals
+  // without backslash escapes, PostgreSQL's functions
+  sqlApi: {
+    refused:
+      "The SQL API is not supported on BigQuery: its outer SQL is PostgreSQL's, whose double-quoted names BigQuery reads as strings; query through /v1/load",
+  },
   keylessJoin: (on, left, right) => `(${left} IS NULL) = (${right} IS NULL) AND ${on}`,
 };

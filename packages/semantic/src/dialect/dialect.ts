@@ -82,7 +82,12 @@ export interface Dialect {
    * `rowFramesOnly` names an engine whose window frames are ROWS only and required with ORDER BY
    * on an aggregate; `now` is its clock where CURRENT_TIMESTAMP and now() are not to be used.
    */
-  readonly sqlApi?: { readonly rowFramesOnly?: string; readonly now?: string };
+  readonly sqlApi?: {
+    readonly rowFramesOnly?: string;
+    readonly now?: string;
+    /** The words of the 400 refusing any SQL-API query, where the engine cannot run its outer SQL at all. */
+    readonly refused?: string;
+  };
 }
 
 export const DIALECT_NAMES = [

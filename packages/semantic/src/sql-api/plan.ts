@@ -3,6 +3,7 @@ import type { Dialect, DialectName } from '../dialect/dialect.ts';
 import type { Model } from '../model/types.ts';
 import { assertTimeZone } from '../query/time.ts';
 import type { SecurityContext } from '../security/context.ts';
+import { SqlApiError } from './ast.ts';
 import type { PlanContext, RollupHook, SemanticPart } from './context.ts';
 import { columnType } from './format.ts';
 import { printQuery } from './outer.ts';
@@ -47,6 +48,7 @@ export function planSqlQuery(model: Model, sql: string, options: SqlApiOptions):
   if (typeof options?.securityContext !== 'object' || options.securityContext === null)
     throw new TypeError('planSqlQuery needs a securityContext (use {} for an anonymous context)');
   const dialect = typeof options.dialect === 'string' ? DIALECTS[options.dialect] : options.dialect;
+  if (dialect.sqlApi?.refused) throw new SqlApiError(dialect.sqlApi.refused);
   const timezone = options.timezone ?? 'UTC';
   assertTimeZone(timezone);
   const ctx: PlanContext = {

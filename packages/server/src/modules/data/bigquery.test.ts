@@ -9,6 +9,7 @@ import { bearer, startTestServer, type TestServer } from '../../../test/harness.
 import { selfSignedCertificate } from '../../../test/self-signed-certificate.ts';
 import { sampleDatabaseFile } from '../../datasources/registry.ts';
 import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
+import { cubesql } from './cubesql/test-support.ts';
 import { engineQueries } from './engine-queries.ts';
 import { client, copyDemoModel, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
 
@@ -65,6 +66,11 @@ const extraModel = `cubes:
         type: count
   - name: heavy
     sql: SELECT 1 AS id, 'tessera_protocol_exhausted' AS s
+    measures:
+      - name: count
+        type: count
+  - name: napping
+    sql: SELECT 1 AS id, 'tessera_protocol_nap' AS s
     measures:
       - name: count
         type: count
@@ -252,6 +258,41 @@ describe('BigQuery data sources (REST API protocol server)', () => {
     const heavy = await load({ measures: ['heavy.count'] });
     expect(heavy.status).toBe(503);
     expect(JSON.parse(heavy.text).error).toMatch(/out of connections or resources right now/);
+  });
+
+  it('refuses the SQL API with a 400 naming BigQuery, and sends BigQuery nothing', async () => {
+    const before = bigquery.jobs.length;
+    const answer = await cubesql(
+      server,
+      deploymentId,
+      bqToken,
+      'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.error).toMatch(/The SQL API is not supported on BigQuery/);
+    expect(bigquery.jobs.length).toBe(before);
+  });
+
+  it('runs at most maxConnections jobs of a deployment at once: more queries wait for one', async () => {
+    const created = await call('POST', '/api/v1/deployments', {
+      name: 'bigquery-bounded',
+      dataSource: { ...settings, credentials: reader.json, maxConnections: 2 },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const bounded = created.json().id as number;
+    await copyDemoModel(server, bounded, [{ path: 'model/extra.yml', content: extraModel }]);
+    const token = await tokenFor(server, bounded, {
+      securityContext: { serviceCloud: { groups: ['admin'] } },
+    });
+    bigquery.resetPeak();
+    // five different queries (none answered from another's execution), each a job of 300 ms
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        client(baseUrl, bounded, token).load({ measures: ['napping.count'], limit: 30 + n }),
+      ),
+    );
+    expect(answers.map((a) => a.rawData()[0]!['napping.count'])).toEqual(['1', '1', '1', '1', '1']);
+    expect(bigquery.peakRunning()).toBe(2);
   });
 
   it.each([
