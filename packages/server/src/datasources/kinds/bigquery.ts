@@ -242,7 +242,7 @@ export const bigqueryKind: WarehouseKind = {
       if (cause.reason === 'accessDenied' || cause.status === 403)
         return {
           problem: 'permission_missing',
-          message: `${who[0]!.toUpperCase()}${who.slice(1)} lacks a permission: grant it BigQuery Job User on project ${project}${settings.dataset ? ` and BigQuery Data Viewer on dataset ${settings.dataset}` : ''}. BigQuery said: ${cause.message}`,
+          message: `${who[0]!.toUpperCase()}${who.slice(1)} lacks a permission: grant it BigQuery Job User on project ${project}${settings.dataset ? ` and BigQuery Data Viewer on dataset ${settings.dataset}` : ''}, and check that ${project} is the project's id. BigQuery said: ${cause.message}`,
           field: 'credentials',
         };
       if (cause.reason === 'billingNotEnabled')
