@@ -30,6 +30,16 @@ function units(i: Interval): Array<[number, 'MONTH' | 'DAY' | 'SECOND']> {
 }
 
 /**
+ * One part: `INTERVAL n UNIT`; several: MAKE_INTERVAL (interval_functions#make_interval), whose
+ * parts a DATETIME takes months first, then days, then time, as PostgreSQL adds them.
+ */
+function bigqueryInterval(i: Interval): string {
+  const used = units(i);
+  if (used.length === 1) return `INTERVAL ${used[0]![0]} ${used[0]![1]}`;
+  return `MAKE_INTERVAL(0, ${i.months}, ${i.days}, 0, 0, ${i.seconds})`;
+}
+
+/**
  * A quoted identifier: backticks, with the escapes of a string literal (`\``, `\\`), as BigQuery's
  * lexical structure says (lexical#quoted_identifiers); a doubled backtick is not one.
  */
@@ -88,13 +98,13 @@ export const bigquery: Dialect = {
       origin,
     );
   },
-  // one part: `INTERVAL n UNIT`; several: MAKE_INTERVAL (interval_functions#make_interval), whose
-  // parts a DATETIME takes months first, then days, then time, as PostgreSQL adds them
-  interval: (i) => {
-    const used = units(i);
-    if (used.length === 1) return `INTERVAL ${used[0]![0]} ${used[0]![1]}`;
-    return `MAKE_INTERVAL(0, ${i.months}, ${i.days}, 0, 0, ${i.seconds})`;
-  },
+  interval: (i) => bigqueryInterval(i),
+  // a time_shift moves the TIMESTAMP as a UTC wall clock, so that months can be added (PostgreSQL's
+  // `timestamptz + interval '1 month'` in its UTC session), and back to a TIMESTAMP
+  timeShift: (interval, forward) => ({
+    before: 'CAST(DATETIME(',
+    after: `) ${forward ? '+' : '-'} ${bigqueryInterval(interval)} AS TIMESTAMP)`,
+  }),
   approxCountDistinct: (arg) => `APPROX_COUNT_DISTINCT(${arg})`,
   median: (arg) =>
     `(SELECT PERCENTILE_CONT(${quoteIdentifier('__v')}, 0.5) OVER () FROM UNNEST(ARRAY_AGG(${arg} IGNORE NULLS)) AS ${quoteIdentifier('__v')} LIMIT 1)`,

@@ -59,8 +59,15 @@ export type Planner<O> = (
   options: O,
 ) => StagePlan;
 
-/** Time dimension path -> the shifts applied to it, in SQL (`+ INTERVAL '1 days'`). */
-type Shift = ReadonlyMap<string, readonly string[]>;
+/**
+ * Time dimension path -> the shifts applied to it, in SQL: text after the dimension's SQL
+ * (`+ INTERVAL '1 days'`), or text around it where the dialect says so (`timeShift`).
+ */
+type ShiftMove = string | { readonly before: string; readonly after: string };
+type Shift = ReadonlyMap<string, readonly ShiftMove[]>;
+
+/** SQL around a time dimension's that moves it by `interval` (forward: later). */
+export type TimeShiftSql = (interval: Interval, forward: boolean) => { before: string; after: string };
 
 /**
  * What a stage's inner plans see: time dimensions moved by time_shift, and the query's date
@@ -86,8 +93,11 @@ export function planMultiStage<O extends object>(
   planner: Planner<O>,
 ): StagePlan {
   if (q.ungrouped) throw new UserError('Multi-stage measures cannot be used in an ungrouped query');
-  const stages = new Stages(model, q, (m, rq) =>
-    planner(m, rq, cubeSecurity, { ...options, applyEveryPolicy: true }),
+  const stages = new Stages(
+    model,
+    q,
+    (m, rq) => planner(m, rq, cubeSecurity, { ...options, applyEveryPolicy: true }),
+    (options as { timeShift?: TimeShiftSql }).timeShift,
   );
   const columns = planColumns(q);
   const grain = new Map<PlannedColumn, GrainCol>();
@@ -143,6 +153,7 @@ class Stages {
     private readonly model: Model,
     private readonly q: ResolvedQuery,
     private readonly plan: (model: Model, q: ResolvedQuery) => StagePlan,
+    private readonly timeShift?: TimeShiftSql,
   ) {
     this.baseFilters = q.filters.filter((f) => !isMeasureFilter(f));
   }
@@ -374,7 +385,10 @@ class Stages {
         if (done.has(dim.path)) continue;
         done.add(dim.path);
         // `prior`: the row of X shows the value of X - interval, so the time moves forward
-        out.set(dim.path, [...(out.get(dim.path) ?? []), shiftSql(ts.interval, ts.type === 'prior')]);
+        const move = this.timeShift
+          ? this.timeShift(ts.interval, ts.type === 'prior')
+          : shiftSql(ts.interval, ts.type === 'prior');
+        out.set(dim.path, [...(out.get(dim.path) ?? []), move]);
       }
     }
     return out;
@@ -383,7 +397,8 @@ class Stages {
   /** The model with each shifted time dimension's SQL moved by its intervals. */
   private shifted(shift: Shift): Model {
     if (shift.size === 0) return this.model;
-    const key = [...shift].map(([k, v]) => `${k}${v.join('')}`).join(';');
+    const text = (m: ShiftMove) => (typeof m === 'string' ? m : `${m.before}|${m.after}`);
+    const key = [...shift].map(([k, v]) => `${k}${v.map(text).join('')}`).join(';');
     let model = this.models.get(key);
     if (!model) {
       const cubes = new Map(this.model.cubes);
@@ -392,7 +407,13 @@ class Stages {
         const cube = cubes.get(cubeName)!;
         const dim = cube.dimensions.get(name)!;
         const dimensions = new Map(cube.dimensions);
-        dimensions.set(name, freeze({ ...dim, sql: ['(', ...dim.sql, ')', ...moves] }));
+        // `(sql) + INTERVAL a + INTERVAL b`; a dialect's moves each around the one before
+        let sql: SqlTemplate = dim.sql;
+        if (moves.every((m) => typeof m === 'string')) sql = ['(', ...dim.sql, ')', ...moves];
+        else
+          for (const m of moves)
+            sql = typeof m === 'string' ? ['(', ...sql, ')', m] : [m.before, ...sql, m.after];
+        dimensions.set(name, freeze({ ...dim, sql }));
         cubes.set(cubeName, freeze({ ...cube, dimensions }));
       }
       model = freeze({ cubes, views: this.model.views });
