@@ -6,6 +6,7 @@ import {
   DIALECTS,
   loadSqlParser,
   planSqlQuery,
+  rollupBuildSql,
 } from '../src/index.ts';
 import { ADMIN, fixtureFiles, NOW } from './fixtures/model.ts';
 
@@ -38,6 +39,12 @@ const extra = {
       - name: created_at
         sql: created_at
         type: time
+    pre_aggregations:
+      - name: daily
+        measures: [median_amount]
+        dimensions: [status]
+        time_dimension: created_at
+        granularity: day
 `,
 };
 const model = compileModelOrThrow([...fixtureFiles(), extra]);
@@ -81,5 +88,14 @@ describe('BigQuery dialect', () => {
         now: NOW,
       }),
     ).toThrow(/^The SQL API is not supported on BigQuery: /);
+  });
+
+  it("inlines a pre-aggregation build's values as GoogleSQL literals (@pN replaced, a quote as \\')", () => {
+    const daily = model.cubes.get('shapes')!.preAggregations.get('daily')!;
+    const range = { from: Date.UTC(2024, 0, 1), to: Date.UTC(2024, 0, 2) - 1 };
+    const { sql } = rollupBuildSql(model, daily, 'bigquery', range);
+    expect(sql).not.toMatch(/@p\d/);
+    expect(sql).toContain("CAST('2024-01-01 00:00:00.000' AS TIMESTAMP)");
+    expect(DIALECTS.bigquery.stringLiteral!("it's C:\\temp")).toBe("'it\\'s C:\\\\temp'");
   });
 });

@@ -113,6 +113,8 @@ export const bigquery: Dialect = {
   like: (expr, pattern, negated) => `LOWER(${expr}) ${negated ? 'NOT LIKE' : 'LIKE'} LOWER(${pattern})`,
   nullsOrder: true,
   backslashEscapes: true,
+  // a quote in a GoogleSQL literal is `\'` (lexical#string_and_bytes_literals: no `''`)
+  stringLiteral: (text) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`,
   values: (rows, columns) =>
     rows
       .map((r, i) => `SELECT ${r.map((v, j) => (i === 0 ? `${v} AS ${columns[j]}` : v)).join(', ')}`)

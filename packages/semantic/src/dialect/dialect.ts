@@ -62,6 +62,11 @@ export interface Dialect {
    * inlined into SQL doubles its backslashes too.
    */
   readonly backslashEscapes?: boolean;
+  /**
+   * A text value inlined into SQL (a pre-aggregation build), where `'...'` with `''` for a quote
+   * is not the engine's literal. Absent: that, with `\` doubled under `backslashEscapes`.
+   */
+  stringLiteral?: (text: string) => string;
   /** OFFSET is printed before LIMIT (Trino's grammar takes no other order). */
   readonly offsetBeforeLimit?: boolean;
   /** A derived table of literal rows, without its alias. Absent: `(VALUES ...) AS alias (columns)`. */

@@ -1,5 +1,5 @@
 import { DIALECTS } from '../compile-query.ts';
-import type { DialectName } from '../dialect/dialect.ts';
+import type { Dialect, DialectName } from '../dialect/dialect.ts';
 import { printSelect } from '../dialect/print.ts';
 import type {
   CubeMember,
@@ -181,18 +181,25 @@ export function rollupBuildSql(
     securityContext: {},
   });
   const printed = printSelect(plan.select, DIALECTS[dialect]);
-  return { sql: inlineParams(printed.sql, printed.params, DIALECTS[dialect].backslashEscapes === true) };
+  return { sql: inlineParams(printed.sql, printed.params, DIALECTS[dialect]) };
 }
 
-/** `$n` as literals; where `\` escapes in a literal (MySQL), a label `C:\temp` keeps its backslash. */
-function inlineParams(sql: string, params: readonly unknown[], backslashEscapes: boolean): string {
-  return sql.replace(/\$(\d+)\b/g, (whole, n: string) => {
+/**
+ * The dialect's placeholders (`$n`, BigQuery's `@pn`) as literals; where `\` escapes in a literal
+ * (MySQL), a label `C:\temp` keeps its backslash; a dialect's own `stringLiteral` where `''` is
+ * not its quote escape.
+ */
+function inlineParams(sql: string, params: readonly unknown[], dialect: Dialect): string {
+  const backslashEscapes = dialect.backslashEscapes === true;
+  const prefix = dialect.placeholder(1).slice(0, -1).replace(/[$]/g, '\\$');
+  return sql.replace(new RegExp(`${prefix}(\\d+)\\b`, 'g'), (whole, n: string) => {
     const i = Number(n) - 1;
     if (i < 0 || i >= params.length) return whole;
     const v = params[i];
     if (v === null || v === undefined) return 'NULL';
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
     if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+    if (dialect.stringLiteral) return dialect.stringLiteral(String(v));
     const text = backslashEscapes ? String(v).replace(/\\/g, '\\\\') : String(v);
     return `'${text.replace(/'/g, "''")}'`;
   });
