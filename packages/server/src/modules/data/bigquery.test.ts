@@ -74,6 +74,31 @@ const extraModel = `cubes:
     measures:
       - name: count
         type: count
+  - name: rolled
+    sql_table: orders
+    measures:
+      - name: count
+        type: count
+      - name: amount
+        type: sum
+        sql: amount
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+      - name: status
+        sql: status
+        type: string
+      - name: created_at
+        sql: created_at
+        type: time
+    pre_aggregations:
+      - name: daily
+        measures: [count, amount]
+        dimensions: [status]
+        time_dimension: created_at
+        granularity: day
 `;
 
 /**
@@ -258,6 +283,29 @@ describe('BigQuery data sources (REST API protocol server)', () => {
     const heavy = await load({ measures: ['heavy.count'] });
     expect(heavy.status).toBe(503);
     expect(JSON.parse(heavy.text).error).toMatch(/out of connections or resources right now/);
+  });
+
+  it('builds a rollup in BigQuery (CREATE SCHEMA, CREATE TABLE ... AS) and answers from it with the raw rows', async () => {
+    const monthly = {
+      measures: ['rolled.count', 'rolled.amount'],
+      dimensions: ['rolled.status'],
+      timeDimensions: [{ dimension: 'rolled.created_at', granularity: 'month' }],
+      order: { 'rolled.created_at': 'asc', 'rolled.status': 'asc' },
+      renewQuery: true,
+    };
+    const raw = await bqClient.load(monthly);
+    expect(rawResponse(raw).results[0]!.usedPreAggregations).toEqual({});
+    const before = bigquery.jobs.length;
+    const deployment = await server.services.deployments.require(server.tenantId, deploymentId);
+    const report = await server.services.preAggregations.refresh(deployment);
+    expect(report.built.length).toBeGreaterThan(0);
+    const ddl = bigquery.jobs.slice(before).map((j) => j.sql.replace(/^\/\*[^*]*\*\/ /, ''));
+    expect(ddl.some((q) => /^CREATE SCHEMA IF NOT EXISTS /.test(q))).toBe(true);
+    expect(ddl.some((q) => /^CREATE TABLE \S+ AS SELECT/.test(q))).toBe(true);
+    const rolled = await bqClient.load(monthly);
+    expect(Object.keys(rawResponse(rolled).results[0]!.usedPreAggregations)).toHaveLength(1);
+    expect(raw.rawData().length).toBeGreaterThan(1);
+    expect(normalizeNumbers(rolled.rawData())).toEqual(normalizeNumbers(raw.rawData()));
   });
 
   it('refuses the SQL API with a 400 naming BigQuery, and sends BigQuery nothing', async () => {
