@@ -292,7 +292,7 @@ describe('BigQuery data sources (REST API protocol server)', () => {
       timeDimensions: [{ dimension: 'rolled.created_at', granularity: 'month' }],
       order: { 'rolled.created_at': 'asc', 'rolled.status': 'asc' },
       renewQuery: true,
-    };
+    } as const;
     const raw = await bqClient.load(monthly);
     expect(rawResponse(raw).results[0]!.usedPreAggregations).toEqual({});
     const before = bigquery.jobs.length;
@@ -303,7 +303,7 @@ describe('BigQuery data sources (REST API protocol server)', () => {
     expect(ddl.some((q) => /^CREATE SCHEMA IF NOT EXISTS /.test(q))).toBe(true);
     expect(ddl.some((q) => /^CREATE TABLE \S+ AS SELECT/.test(q))).toBe(true);
     const rolled = await bqClient.load(monthly);
-    expect(Object.keys(rawResponse(rolled).results[0]!.usedPreAggregations)).toHaveLength(1);
+    expect(Object.keys(rawResponse(rolled).results[0]!.usedPreAggregations as object)).toHaveLength(1);
     expect(raw.rawData().length).toBeGreaterThan(1);
     expect(normalizeNumbers(rolled.rawData())).toEqual(normalizeNumbers(raw.rawData()));
   });
