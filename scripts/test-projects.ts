@@ -20,6 +20,7 @@ import path from 'node:path';
 const storeIndependent = [
   'packages/server/test/fuzz/',
   'packages/server/test/bad-input.test.ts',
+  'packages/server/src/modules/deployments/data-source-kinds-bad-input.test.ts',
   'packages/server/test/unknown-query-parameters.test.ts',
   'packages/server/test/path-integers.test.ts',
   'packages/server/test/error-catalogue.test.ts',

@@ -54,6 +54,14 @@ export const queries: Record<string, CubeQuery> = {
     timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month' }],
     timezone: 'America/New_York',
   },
+  // weeks start on Monday on every engine (2024-01-01 was one; 2024-01-31 a Wednesday)
+  week_in_new_york: {
+    measures: ['orders.count', 'orders.total_amount'],
+    timeDimensions: [
+      { dimension: 'orders.created_at', granularity: 'week', dateRange: ['2024-01-01', '2024-02-29'] },
+    ],
+    timezone: 'America/New_York',
+  },
   day_in_range: {
     measures: ['orders.total_amount'],
     dimensions: ['orders.created_at.day'],

@@ -236,6 +236,7 @@ export function composeApplication({ config, db, secrets, bus, redis }: Composit
     secrets,
     sampleScale: dataSettings.sampleScale,
     variables: envVariableResolver,
+    awsServerCredentials: config.awsServerCredentials,
   });
   const deploymentsModule = composeDeployments({
     repository: repos.deployments,

@@ -12,11 +12,14 @@ export interface RedisParts {
  * (the default) never loads it, which saved a start about 60 files (issue 20, item 6). Both
  * connect lazily, so building them here opens nothing.
  */
-export async function redisParts(url: string | null): Promise<RedisParts | null> {
+export async function redisParts(url: string | null, namespace = 'tessera'): Promise<RedisParts | null> {
   if (!url) return null;
   const [{ SharedResults }, { RedisFanout }] = await Promise.all([
     import('./modules/data/shared-cache.ts'),
     import('./modules/chat/fanout.ts'),
   ]);
-  return { shared: new SharedResults(url), fanout: new RedisFanout(url) };
+  return {
+    shared: new SharedResults(url, undefined, namespace),
+    fanout: new RedisFanout(url, namespace),
+  };
 }

@@ -45,7 +45,17 @@ export async function startTestServer(
   // The notification scheduler stays off unless a test turns it on: a test drives it with tick(),
   // and no background pass may write while another test compares store snapshots.
   const scheduler = { ...defaults.scheduler, disabled: true };
-  const config: Config = { ...defaults, dataDir, rateLimitPerMinute: 0, scheduler, ...overrides };
+  // Redis is one server for every test file, whose stores repeat ids: each test server keys its
+  // results and channels apart, as installations sharing a Redis do (its replicas share this)
+  const redisPrefix = `tessera-test-${process.pid}-${path.basename(dataDir)}`;
+  const config: Config = {
+    ...defaults,
+    dataDir,
+    rateLimitPerMinute: 0,
+    scheduler,
+    redisPrefix,
+    ...overrides,
+  };
   const store = await openTestStore();
   provideSample(dataDir);
   const provided = existsSync(sampleDatabaseFile(dataDir));

@@ -323,6 +323,30 @@ describeInBrowser('data sources and models in the browser (issue 21 item 4)', ()
     browser.errors.length = 0;
   });
 
+  it("offers Athena with this server's AWS identity instead of a key, and says beside the box when the operator has not allowed it", async () => {
+    const { page } = browser;
+    browser.errors.length = 0;
+    await page.goto(`${web.baseUrl}/data-sources/new`);
+    await page.getByRole('radio', { name: /Athena/ }).check();
+    await page.getByLabel('Region').fill('eu-west-1');
+    await page.getByLabel('Database', { exact: true }).fill('analytics');
+    await expect.poll(() => page.getByLabel('Access key id').count()).toBe(1);
+    const box = page.getByLabel("Query as this server's own AWS identity (its IAM role)");
+    await box.check();
+    // no key to give: the key's fields leave the form (and the request)
+    expect(await page.getByLabel('Access key id').count()).toBe(0);
+    expect(await page.getByLabel('Secret access key').count()).toBe(0);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    // the box is marked, and the status line under the form says why in words
+    const beside = page.locator('.field-checkbox', { has: box }).locator('.field-error');
+    await expect.poll(() => beside.textContent()).toBe('Check this setting.');
+    expect(await page.locator('.connection-status').textContent()).toMatch(
+      /does not lend its own AWS identity.*TESSERA_AWS_SERVER_CREDENTIALS=1/,
+    );
+    await browser.screenshot('data-14-athena-server-identity-off');
+    expect(browser.errors).toEqual([]);
+  });
+
   it('offers BigQuery: a key that is no service account key JSON is refused beside its field', async () => {
     const { page } = browser;
     await page.goto(`${web.baseUrl}/data-sources/new`);
@@ -338,7 +362,7 @@ describeInBrowser('data sources and models in the browser (issue 21 item 4)', ()
     expect(beside).toMatch(/is not a service account key JSON/);
     // The refusal names the field, never what was typed into it.
     expect(beside).not.toContain('typed-not-shown');
-    await browser.screenshot('data-14-bigquery-key-refused');
+    await browser.screenshot('data-15-bigquery-key-refused');
     expect(browser.errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
     browser.errors.length = 0;
   });

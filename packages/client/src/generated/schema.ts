@@ -4075,6 +4075,7 @@ export interface operations {
                     outputLocation?: string;
                     catalog?: string;
                     database?: string;
+                    credentials?: 'accessKey' | 'server';
                     accessKeyId?: string;
                     endpoint?: string;
                     maxConnections?: number;
@@ -4257,6 +4258,7 @@ export interface operations {
                     outputLocation?: string;
                     catalog?: string;
                     database?: string;
+                    credentials?: 'accessKey' | 'server';
                     accessKeyId?: string;
                     endpoint?: string;
                     maxConnections?: number;
@@ -4712,6 +4714,8 @@ export interface operations {
                 catalog?: string;
                 /** @description The database unqualified table names are read from */
                 database?: string;
+                /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+                credentials?: 'accessKey' | 'server';
                 /** @description The access key id of an IAM user or role */
                 accessKeyId?: string;
                 /** @description Write-only; encrypted at rest; never returned */
@@ -4870,6 +4874,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -5282,6 +5287,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -5741,6 +5747,8 @@ export interface operations {
                 catalog?: string;
                 /** @description The database unqualified table names are read from */
                 database?: string;
+                /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+                credentials?: 'accessKey' | 'server';
                 /** @description The access key id of an IAM user or role */
                 accessKeyId?: string;
                 /** @description Write-only; encrypted at rest; never returned */
@@ -5899,6 +5907,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -7425,6 +7434,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -7849,6 +7859,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -8289,6 +8300,7 @@ export interface operations {
                   outputLocation?: string;
                   catalog?: string;
                   database?: string;
+                  credentials?: 'accessKey' | 'server';
                   accessKeyId?: string;
                   endpoint?: string;
                   maxConnections?: number;
@@ -8757,6 +8769,8 @@ export interface operations {
               catalog?: string;
               /** @description The database unqualified table names are read from */
               database?: string;
+              /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+              credentials?: 'accessKey' | 'server';
               /** @description The access key id of an IAM user or role */
               accessKeyId?: string;
               /** @description Write-only; encrypted at rest; never returned */
@@ -9242,6 +9256,8 @@ export interface operations {
                 catalog?: string;
                 /** @description The database unqualified table names are read from */
                 database?: string;
+                /** @description `accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS) */
+                credentials?: 'accessKey' | 'server';
                 /** @description The access key id of an IAM user or role */
                 accessKeyId?: string;
                 /** @description Write-only; encrypted at rest; never returned */

@@ -67,6 +67,12 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
           const arg = expr(e.args[0]!);
           return dialect.castText ? dialect.castText(arg) : `CAST(${arg} AS TEXT)`;
         }
+        if (e.name === 'orderAsc' || e.name === 'orderDesc') {
+          // inside a window: MySQL/MariaDB have no NULLS FIRST/LAST there either (orderItem)
+          const desc = e.name === 'orderDesc';
+          if (dialect.orderItem) return dialect.orderItem(operand(e.args[0]!), desc);
+          return `${expr(e.args[0]!)} ${desc ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`;
+        }
         return `COALESCE(${e.args.map(expr).join(', ')})`;
       case 'binary':
         if (e.op === 'IS NOT DISTINCT FROM' && dialect.notDistinct)

@@ -31,8 +31,13 @@ export const snowflake: Dialect = {
   // a TIMESTAMP_NTZ again (DST days have 23 and 25 hours)
   toLocal: (expr, tz) => `CONVERT_TIMEZONE('UTC', ${tz}, ${expr})`,
   toLocalUtc: (expr) => `(${expr})`,
-  // `week` starts on Monday under the driver's session parameter WEEK_START = 1, as PostgreSQL's
-  dateTrunc: (unit, expr) => `DATE_TRUNC('${unit}', ${expr})`,
+  // A week starts on Monday, as PostgreSQL's: DATE_TRUNC('week') follows the account's WEEK_START
+  // (which the SQL API cannot set per statement), DAYOFWEEKISO never does (Snowflake's "Supported
+  // date and time parts": ISO parts ignore WEEK_START)
+  dateTrunc: (unit, expr) =>
+    unit === 'week'
+      ? `DATEADD('day', 1 - DAYOFWEEKISO(${expr}), DATE_TRUNC('day', ${expr}))`
+      : `DATE_TRUNC('${unit}', ${expr})`,
   // Cube's PostgreSQL dateBin: whole intervals since the origin, measured in epoch seconds
   timeBucket: (interval, expr, origin) => {
     const n = `FLOOR(DATEDIFF('millisecond', ${origin}, ${expr}) / ${intervalEpochSeconds(interval) * 1000})`;

@@ -194,12 +194,11 @@ function geoSql(raw: Raw, ctx: MemberContext, member: string): SqlTemplate | nul
     }
     parts.push(t);
   }
+  // cast by each dialect (MySQL has no CAST AS VARCHAR, ClickHouse no VARCHAR of a number)
   return Object.freeze([
-    'CAST((',
-    ...parts[0]!,
-    ") AS VARCHAR) || ',' || CAST((",
-    ...parts[1]!,
-    ') AS VARCHAR)',
+    { ref: 'castText', sql: Object.freeze(['(', ...parts[0]!, ')']) },
+    " || ',' || ",
+    { ref: 'castText', sql: Object.freeze(['(', ...parts[1]!, ')']) },
   ]);
 }
 

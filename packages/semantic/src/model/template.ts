@@ -1,3 +1,4 @@
+import { intervalSql } from './interval.ts';
 import { scanTemplate, type TemplateArg, type TemplateExpr } from './template-scan.ts';
 import type { ContextPart, FilterTarget, SqlTemplate, TemplatePart } from './types.ts';
 
@@ -186,7 +187,7 @@ export function* walkParts(t: SqlTemplate): Generator<Exclude<TemplatePart, stri
     yield p;
     if (p.ref === 'filterParams' || p.ref === 'securityContext') yield* walkParts(targetSql(p.target));
     if (p.ref === 'filterGroup') for (const item of p.items) yield* walkParts(targetSql(item.target));
-    if (p.ref === 'convertTz') yield* walkParts(p.sql);
+    if (p.ref === 'convertTz' || p.ref === 'castText') yield* walkParts(p.sql);
   }
 }
 
@@ -201,7 +202,7 @@ export function printTemplate(t: SqlTemplate, params: readonly string[] = []): s
     const names = Array.from({ length: x.params }, (_, i) => `arg${i}`);
     return `(${names.join(', ')}) => ${JSON.stringify(printTemplate(x.body, names))}`;
   };
-  const part = (p: Exclude<TemplatePart, string>): string => {
+  const part = (p: Exclude<TemplatePart, string | { ref: 'interval' } | { ref: 'castText' }>): string => {
     switch (p.ref) {
       case 'cube':
         return p.cube;
@@ -225,5 +226,16 @@ export function printTemplate(t: SqlTemplate, params: readonly string[] = []): s
         return `SQL_UTILS.convertTz(${JSON.stringify(printTemplate(p.sql))})`;
     }
   };
-  return t.map((p) => (typeof p === 'string' ? p.replace(/\{/g, '\\{') : `{${part(p)}}`)).join('');
+  // an interval (time_shift) and a cast (geo) are Tessera's, never written in a model: shown as SQL
+  return t
+    .map((p) =>
+      typeof p === 'string'
+        ? p.replace(/\{/g, '\\{')
+        : p.ref === 'interval'
+          ? `INTERVAL '${intervalSql(p.interval)}'`
+          : p.ref === 'castText'
+            ? `CAST(${printTemplate(p.sql, params)} AS VARCHAR)`
+            : `{${part(p)}}`,
+    )
+    .join('');
 }

@@ -12,6 +12,10 @@ export type TemplatePart =
   | { readonly ref: 'cubeSql'; readonly cube: string }
   /** A parameter of a lambda, inside its body. */
   | { readonly ref: 'arg'; readonly index: number }
+  /** An interval constant, printed in the dialect's syntax (time_shift moves a dimension by it). */
+  | { readonly ref: 'interval'; readonly interval: Interval }
+  /** `CAST((sql) AS <the dialect's text type>)`: a geo dimension's sides, as Cube joins them. */
+  | { readonly ref: 'castText'; readonly sql: SqlTemplate }
   | ContextPart;
 
 /**

@@ -19,6 +19,9 @@ export function renderTemplate(
     if (typeof p === 'string') parts.push(p);
     else if (p.ref === 'cube') parts.push(ident(p.cube));
     else if (p.ref === 'cubeSql') parts.push(cubeSqlExpr(model, p.cube));
+    else if (p.ref === 'interval') parts.push({ kind: 'interval', interval: p.interval });
+    else if (p.ref === 'castText')
+      parts.push({ kind: 'func', name: 'castText', args: [renderTemplate(model, p.sql, leaf, args)] });
     else if (p.ref === 'arg') {
       if (args[p.index] === undefined)
         throw new UserError('A filter callback parameter is used outside its callback');

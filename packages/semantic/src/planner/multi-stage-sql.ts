@@ -31,7 +31,7 @@ export function rank(partition: readonly Expr[], order: readonly OrderItem[]): E
   parts.push('ORDER BY ');
   order.forEach((o, i) => {
     if (i > 0) parts.push(', ');
-    parts.push(o.expr, o.desc ? ' DESC NULLS FIRST' : ' ASC NULLS LAST');
+    parts.push({ kind: 'func', name: o.desc ? 'orderDesc' : 'orderAsc', args: [o.expr] });
   });
   parts.push(')');
   return raw(...parts);

@@ -1,7 +1,14 @@
 import { UserError } from '../errors.ts';
-import { intervalSql } from '../model/interval.ts';
 import { shiftDimension } from '../model/multi-stage.ts';
-import type { Dimension, GrainRef, Interval, Measure, Model, SqlTemplate } from '../model/types.ts';
+import type {
+  Dimension,
+  GrainRef,
+  Interval,
+  Measure,
+  Model,
+  SqlTemplate,
+  TemplatePart,
+} from '../model/types.ts';
 import type { LocalRange } from '../query/date-range.ts';
 import { isMeasureFilter } from '../query/filters.ts';
 import type { FilterNode, QueryMember, ResolvedQuery, TimeDimensionSpec } from '../query/types.ts';
@@ -60,10 +67,10 @@ export type Planner<O> = (
 ) => StagePlan;
 
 /**
- * Time dimension path -> the shifts applied to it, in SQL: text after the dimension's SQL
- * (`+ INTERVAL '1 days'`), or text around it where the dialect says so (`timeShift`).
+ * Time dimension path -> the shifts applied to it: SQL template parts after the dimension's SQL
+ * (`+ <interval>`), or text around it where the dialect says so (`timeShift`).
  */
-type ShiftMove = string | { readonly before: string; readonly after: string };
+type ShiftMove = readonly TemplatePart[] | { readonly before: string; readonly after: string };
 type Shift = ReadonlyMap<string, readonly ShiftMove[]>;
 
 /** SQL around a time dimension's that moves it by `interval` (forward: later). */
@@ -397,8 +404,7 @@ class Stages {
   /** The model with each shifted time dimension's SQL moved by its intervals. */
   private shifted(shift: Shift): Model {
     if (shift.size === 0) return this.model;
-    const text = (m: ShiftMove) => (typeof m === 'string' ? m : `${m.before}|${m.after}`);
-    const key = [...shift].map(([k, v]) => `${k}${v.map(text).join('')}`).join(';');
+    const key = JSON.stringify([...shift]);
     let model = this.models.get(key);
     if (!model) {
       const cubes = new Map(this.model.cubes);
@@ -407,12 +413,11 @@ class Stages {
         const cube = cubes.get(cubeName)!;
         const dim = cube.dimensions.get(name)!;
         const dimensions = new Map(cube.dimensions);
-        // `(sql) + INTERVAL a + INTERVAL b`; a dialect's moves each around the one before
+        // `(sql) + <interval a> + <interval b>`; a dialect's moves each around the one before
         let sql: SqlTemplate = dim.sql;
-        if (moves.every((m) => typeof m === 'string')) sql = ['(', ...dim.sql, ')', ...moves];
-        else
-          for (const m of moves)
-            sql = typeof m === 'string' ? ['(', ...sql, ')', m] : [m.before, ...sql, m.after];
+        const around = (m: ShiftMove): m is Extract<ShiftMove, { before: string }> => 'before' in m;
+        if (!moves.some(around)) sql = ['(', ...dim.sql, ')', ...(moves as TemplatePart[][]).flat()];
+        else for (const m of moves) sql = around(m) ? [m.before, ...sql, m.after] : ['(', ...sql, ')', ...m];
         dimensions.set(name, freeze({ ...dim, sql }));
         cubes.set(cubeName, freeze({ ...cube, dimensions }));
       }
@@ -476,6 +481,7 @@ function matches(refs: readonly GrainRef[], c: GrainCol): boolean {
   );
 }
 
-function shiftSql(interval: Interval, forward: boolean): string {
-  return ` ${forward ? '+' : '-'} INTERVAL '${intervalSql(interval)}'`;
+/** Each dialect prints the interval its own way (Trino, MySQL and Snowflake have no `INTERVAL '1 days'`). */
+function shiftSql(interval: Interval, forward: boolean): TemplatePart[] {
+  return [` ${forward ? '+' : '-'} `, { ref: 'interval', interval }];
 }

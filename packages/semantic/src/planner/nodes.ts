@@ -27,7 +27,12 @@ export type Expr =
       readonly arg: Expr | null;
     }
   /** `castText`: its one argument as text, in the engine's text type. */
-  | { readonly kind: 'func'; readonly name: 'coalesce' | 'castText'; readonly args: readonly Expr[] }
+  | {
+      readonly kind: 'func';
+      /** `orderAsc`/`orderDesc`: a window's ORDER BY key, nulls where PostgreSQL puts them. */
+      readonly name: 'coalesce' | 'castText' | 'orderAsc' | 'orderDesc';
+      readonly args: readonly Expr[];
+    }
   | { readonly kind: 'binary'; readonly op: BinaryOp; readonly left: Expr; readonly right: Expr }
   | { readonly kind: 'logical'; readonly op: 'and' | 'or'; readonly items: readonly Expr[] }
   | { readonly kind: 'not'; readonly expr: Expr }

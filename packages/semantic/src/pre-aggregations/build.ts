@@ -1,6 +1,7 @@
 import { DIALECTS } from '../compile-query.ts';
 import type { Dialect, DialectName } from '../dialect/dialect.ts';
 import { printSelect } from '../dialect/print.ts';
+import { walkParts } from '../model/template.ts';
 import type {
   CubeMember,
   Measure,
@@ -134,8 +135,8 @@ function checkBuildable(model: Model, p: PreAggregation): boolean {
           : [m.sql];
     templates.push(...own);
     for (const t of own) {
-      for (const part of t) {
-        if (typeof part === 'string' || part.ref !== 'member') continue;
+      for (const part of walkParts(t)) {
+        if (part.ref !== 'member') continue;
         const cube = model.cubes.get(part.cube);
         const next = cube?.measures.get(part.member) ?? cube?.dimensions.get(part.member);
         if (next && !visit(next)) return false;
@@ -152,6 +153,7 @@ function checkBuildable(model: Model, p: PreAggregation): boolean {
 }
 
 function contextFree(p: TemplatePart): boolean {
+  if (typeof p !== 'string' && p.ref === 'castText') return p.sql.every(contextFree);
   return typeof p === 'string' || p.ref === 'cube' || p.ref === 'member' || p.ref === 'cubeSql';
 }
 

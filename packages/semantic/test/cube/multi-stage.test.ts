@@ -451,6 +451,7 @@ cubeSuite({
     },
     {
       name: 'multi stage percentage of total with limit totals',
+      notOn: { mysql: "PostgreSQL's `::int` cast in the measure's SQL" },
       query: { measures: ['visitors_multi_stage.percentage_of_total'], limit: 1 },
       expected: [{ 'visitors_multi_stage.percentage_of_total': '100' }],
     },
@@ -496,6 +497,10 @@ cubeSuite({
     },
     {
       name: 'multi stage percentage of total filtered and joined',
+      notOn: {
+        clickhouse:
+          "the measure's `::int` truncates 90.9 to 90 on ClickHouse, where PostgreSQL rounds it to 91",
+      },
       query: {
         measures: ['visitors.revenue', 'visitors.percentage_of_total'],
         dimensions: ['visitor_checkins.source'],

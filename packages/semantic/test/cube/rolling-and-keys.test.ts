@@ -170,6 +170,7 @@ cubes:
   cases: [
     {
       name: 'primary key dimension next to measures from two cubes',
+      notOn: { mysql: 'the cube SQL casts AS TIMESTAMP, which MariaDB spells DATETIME' },
       query: {
         measures: ['cube_b.measure_b', 'cube_a.measure_a'],
         dimensions: ['cube_a.id'],

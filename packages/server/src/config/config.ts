@@ -52,12 +52,25 @@ export interface Config {
    */
   redisUrl: string | null;
   /**
+   * TESSERA_REDIS_PREFIX (default `tessera`): what every Redis key and channel of this
+   * installation starts with, so that installations sharing one Redis never read each other's
+   * results or chat streams (their ids repeat). Replicas of one installation share it.
+   */
+  redisPrefix: string;
+  /**
    * TESSERA_SMTP_URL: where notification email is sent (`smtp://host:port`,
    * `smtps://user:pass@host:port` for TLS); null: email deliveries fail visibly in the run log.
    */
   smtpUrl: string | null;
   /** TESSERA_SMTP_FROM: the From address of notification email. */
   smtpFrom: string;
+  /**
+   * TESSERA_AWS_SERVER_CREDENTIALS: whether an Athena data source may query as this server's own
+   * AWS identity (its environment, shared config, EKS web identity, ECS task role or EC2 instance
+   * profile) instead of an access key of its own. Off by default: whoever may edit a data source
+   * would otherwise borrow the server's role.
+   */
+  awsServerCredentials: boolean;
   /**
    * TESSERA_REGIONS: the regions this server serves (reference group Regions), comma-separated
    * `name` or `name:Title` (`eu-west:Europe West,us-east`); default one region, `local`.
@@ -212,8 +225,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     modelDir: env.TESSERA_MODEL_DIR ? path.resolve(env.TESSERA_MODEL_DIR) : null,
     redisUrl: nonEmpty(env.REDIS_URL),
+    redisPrefix: redisPrefixFrom(env.TESSERA_REDIS_PREFIX),
     smtpUrl: nonEmpty(env.TESSERA_SMTP_URL),
     smtpFrom: env.TESSERA_SMTP_FROM || 'Tessera <notifications@localhost>',
+    awsServerCredentials: boolFrom(env.TESSERA_AWS_SERVER_CREDENTIALS),
     regions: regionsFrom(env.TESSERA_REGIONS),
     preAggregations: {
       refreshMs: intFrom(
@@ -235,4 +250,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
     },
   };
+}
+
+function redisPrefixFrom(value: string | undefined): string {
+  if (!value) return 'tessera';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(value))
+    throw new Error(
+      `Configuration error: TESSERA_REDIS_PREFIX must be 1 to 64 letters, digits, "_", "." or "-", got "${value}"`,
+    );
+  return value;
 }

@@ -27,8 +27,9 @@ export interface AthenaSettings {
   outputLocation?: string;
   catalog?: string;
   database: string;
-  accessKeyId: string;
-  secretAccessKey: string;
+  /** Absent: the SDK's default chain, this server's own identity (kinds/athena.ts `credentials`). */
+  accessKeyId?: string;
+  secretAccessKey?: string;
   /** Another endpoint than the region's (a VPC endpoint; the protocol server of the tests). */
   endpoint?: string;
   /** Statements running at once per deployment; more wait for one to finish. */
@@ -73,7 +74,9 @@ export class AthenaDriver implements Driver {
     this.client = new AthenaClient({
       region: settings.region,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+      ...(settings.accessKeyId && settings.secretAccessKey
+        ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+        : {}),
       maxAttempts: 3,
       requestHandler: { connectionTimeout: timeout, requestTimeout: timeout },
     });

@@ -6,6 +6,8 @@ export interface LiteralSyntax {
   backslashEscapes: boolean;
   /** Whether `#` starts a comment to the end of the line (MySQL). */
   hashComments: boolean;
+  /** Whether `$$…$$` is a string and `//` starts a comment to the end of the line (Snowflake). */
+  dollarStrings?: boolean;
   literal(value: unknown): string;
 }
 
@@ -33,7 +35,16 @@ export function inlineParams(sql: string, params: readonly unknown[], syntax: Li
       const j = end < 0 ? sql.length : end + 2;
       out += sql.slice(i, j);
       i = j - 1;
-    } else if ((c === '-' && sql[i + 1] === '-') || (syntax.hashComments && c === '#')) {
+    } else if (syntax.dollarStrings && c === '$' && sql[i + 1] === '$') {
+      const end = sql.indexOf('$$', i + 2);
+      const j = end < 0 ? sql.length : end + 2;
+      out += sql.slice(i, j);
+      i = j - 1;
+    } else if (
+      (c === '-' && sql[i + 1] === '-') ||
+      (syntax.hashComments && c === '#') ||
+      (syntax.dollarStrings && c === '/' && sql[i + 1] === '/')
+    ) {
       const end = sql.indexOf('\n', i);
       const j = end < 0 ? sql.length : end;
       out += sql.slice(i, j);

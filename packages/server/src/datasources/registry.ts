@@ -21,6 +21,8 @@ export interface DriverRegistryOptions {
    * (datasources/env-references.ts); absent: references stay as written.
    */
   variables?: { values(deploymentId: number): Promise<ReadonlyMap<string, string>> };
+  /** TESSERA_AWS_SERVER_CREDENTIALS (config.ts). */
+  awsServerCredentials?: boolean;
 }
 
 export { SAMPLE_PATH };
@@ -58,8 +60,8 @@ export class DriverRegistry {
   constructor(private readonly options: DriverRegistryOptions) {}
 
   private context(deploymentId: number | null): OpenContext {
-    const { dataDir, sampleScale } = this.options;
-    return { dataDir, sampleScale, shared: this.shared, deploymentId };
+    const { dataDir, sampleScale, awsServerCredentials = false } = this.options;
+    return { dataDir, sampleScale, shared: this.shared, deploymentId, awsServerCredentials };
   }
 
   /**

@@ -7,7 +7,15 @@ import { inlineParams as inline } from './inline-params.ts';
  * binary data types", escape sequences), so `\` is doubled as well as `'`.
  */
 export function inlineParams(sql: string, params: readonly unknown[]): string {
-  return inline(sql, params, { quotes: `'"`, backslashEscapes: true, hashComments: false, literal });
+  return inline(sql, params, {
+    quotes: `'"`,
+    backslashEscapes: true,
+    hashComments: false,
+    // "Dollar-quoted string constants" and `//` comments (Snowflake's SQL reference): a `$1`
+    // inside either is model text, not a placeholder
+    dollarStrings: true,
+    literal,
+  });
 }
 
 /** One value as a Snowflake literal: text quoted, numbers as written, NULL, TRUE and FALSE. */

@@ -99,7 +99,7 @@ export async function buildApp(
     db: deps.db,
     secrets: deps.secrets,
     bus: deps.bus ?? new InvalidationBus(),
-    redis: await redisParts(config.redisUrl),
+    redis: await redisParts(config.redisUrl, config.redisPrefix),
   });
   app.addHook('onClose', () => services.close());
 

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Field } from '../ui/field.tsx';
-import type { Kind, KindValues } from './kinds.ts';
+import { type Kind, type KindValues, shownFields } from './kinds.ts';
 
 export interface ConnectionResult {
   ok: boolean;
@@ -31,7 +31,7 @@ export function DataSourceFields({
   const checkboxId = useId();
   return (
     <div className="data-source-fields">
-      {kind.fields.map((f) =>
+      {shownFields(kind, values).map((f) =>
         f.input === 'checkbox' ? (
           <div className="field field-checkbox" key={f.name}>
             <input
@@ -42,6 +42,7 @@ export function DataSourceFields({
             />
             <label htmlFor={`${checkboxId}-${f.name}`}>{f.label}</label>
             {problems[f.name] && <p className="field-error">{problems[f.name]}</p>}
+            {f.hint && <p className="field-hint">{f.hint}</p>}
           </div>
         ) : (
           <div key={f.name} className={`data-source-field data-source-field-${f.name}`}>

@@ -20,6 +20,7 @@ export interface KindField {
     | 'maxConnections'
     | 'path'
     | 'region'
+    | 'credentials'
     | 'workgroup'
     | 'outputLocation'
     | 'accessKeyId'
@@ -47,6 +48,15 @@ export interface KindField {
   /** Write-only: the API never returns it; left empty on an edit, the saved one is kept. */
   secret?: boolean;
   hint?: string;
+  /** A checkbox's value in the API when ticked (absent: `true`). */
+  checkedValue?: string;
+  /** Hidden, and left out of the body, while this checkbox is ticked. */
+  unless?: KindField['name'];
+}
+
+/** The fields a form shows with these values: those whose `unless` checkbox is not ticked. */
+export function shownFields(kind: Kind, values: KindValues): KindField[] {
+  return kind.fields.filter((f) => !f.unless || values[f.unless] !== 'true');
 }
 
 export interface Kind {
@@ -191,7 +201,7 @@ export const kinds: Kind[] = [
   {
     type: 'athena',
     label: 'Amazon Athena',
-    description: 'Amazon Athena (engine version 3), with an access key of an IAM user or role.',
+    description: "Amazon Athena (engine version 3), with an access key or this server's IAM role.",
     fields: [
       { name: 'region', label: 'Region', input: 'text', required: true, placeholder: 'eu-west-1' },
       { name: 'workgroup', label: 'Workgroup', input: 'text', placeholder: 'primary' },
@@ -204,8 +214,21 @@ export const kinds: Kind[] = [
       },
       { name: 'catalog', label: 'Catalog', input: 'text', placeholder: 'AwsDataCatalog' },
       { name: 'database', label: 'Database', input: 'text', required: true },
-      { name: 'accessKeyId', label: 'Access key id', input: 'text', required: true },
-      { name: 'secretAccessKey', label: 'Secret access key', input: 'password', secret: true },
+      {
+        name: 'credentials',
+        label: "Query as this server's own AWS identity (its IAM role)",
+        input: 'checkbox',
+        checkedValue: 'server',
+        hint: 'Only where the operator started Tessera with TESSERA_AWS_SERVER_CREDENTIALS=1.',
+      },
+      { name: 'accessKeyId', label: 'Access key id', input: 'text', required: true, unless: 'credentials' },
+      {
+        name: 'secretAccessKey',
+        label: 'Secret access key',
+        input: 'password',
+        secret: true,
+        unless: 'credentials',
+      },
       {
         name: 'endpoint',
         label: 'Endpoint',
@@ -355,7 +378,7 @@ export function initialValues(kind: Kind): KindValues {
 export function savedValues(kind: Kind, saved: Record<string, unknown>): KindValues {
   return Object.fromEntries(
     kind.fields.map((f) => {
-      const v = f.secret ? undefined : saved[f.name];
+      const v = f.secret ? undefined : f.checkedValue ? saved[f.name] === f.checkedValue : saved[f.name];
       return [
         f.name,
         v === undefined || v === null ? '' : v === true ? 'true' : v === false ? '' : String(v),
@@ -379,10 +402,10 @@ export function savedSecrets(kind: Kind, saved: Record<string, unknown>): Readon
 /** The API body of the form: empty fields left out, numbers and checkboxes as their types. */
 export function toInput(kind: Kind, values: KindValues): DataSourceInput {
   const body: Record<string, unknown> = { type: kind.type };
-  for (const f of kind.fields) {
+  for (const f of shownFields(kind, values)) {
     const v = values[f.name] ?? '';
     if (f.input === 'checkbox') {
-      if (v === 'true') body[f.name] = true;
+      if (v === 'true') body[f.name] = f.checkedValue ?? true;
     } else if (v.trim() !== '') {
       body[f.name] =
         f.input === 'number' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : f.secret ? v : v.trim();

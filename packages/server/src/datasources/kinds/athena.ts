@@ -23,6 +23,12 @@ const input = Type.Object(
     ),
     catalog: Type.Optional({ ...name, description: 'The data catalog (default AwsDataCatalog)' }),
     database: Type.Optional({ ...name, description: 'The database unqualified table names are read from' }),
+    credentials: Type.Optional(
+      Type.Union([Type.Literal('accessKey'), Type.Literal('server')], {
+        description:
+          "`accessKey` (default): the access key below. `server`: this server's own AWS identity (its environment, EKS web identity, ECS task role or EC2 instance profile), where the operator allows it (TESSERA_AWS_SERVER_CREDENTIALS)",
+      }),
+    ),
     accessKeyId: Type.Optional({ ...name, description: 'The access key id of an IAM user or role' }),
     secretAccessKey: Type.Optional(
       Type.String({ maxLength: 1024, description: 'Write-only; encrypted at rest; never returned' }),
@@ -60,6 +66,7 @@ const view = Type.Object(
     outputLocation: Type.Optional(Type.String()),
     catalog: Type.Optional(Type.String()),
     database: Type.Optional(Type.String()),
+    credentials: Type.Optional(Type.Union([Type.Literal('accessKey'), Type.Literal('server')])),
     accessKeyId: Type.Optional(Type.String()),
     endpoint: Type.Optional(Type.String()),
     maxConnections: Type.Optional(Type.Integer()),
@@ -69,8 +76,14 @@ const view = Type.Object(
   { title: 'Athena data source (as returned)' },
 );
 
+const usesServerIdentity = (settings: Record<string, unknown>) => settings.credentials === 'server';
+
 function connection(settings: ClearSettings, context: OpenContext): AthenaSettings {
-  if (typeof settings.secretAccessKey !== 'string' || settings.secretAccessKey === '')
+  if (usesServerIdentity(settings)) {
+    // checked when connecting, not when saving: the operator may turn it on or off at any start
+    if (!context.awsServerCredentials)
+      throw Object.assign(new Error('server credentials off'), { code: 'ATHENA_SERVER_CREDENTIALS_OFF' });
+  } else if (typeof settings.secretAccessKey !== 'string' || settings.secretAccessKey === '')
     throw Object.assign(new Error('no secret access key'), { code: 'ATHENA_NO_SECRET' });
   return {
     region: settings.region as string,
@@ -78,8 +91,8 @@ function connection(settings: ClearSettings, context: OpenContext): AthenaSettin
     outputLocation: settings.outputLocation as string | undefined,
     catalog: settings.catalog as string | undefined,
     database: settings.database as string,
-    accessKeyId: settings.accessKeyId as string,
-    secretAccessKey: settings.secretAccessKey,
+    accessKeyId: settings.accessKeyId as string | undefined,
+    secretAccessKey: settings.secretAccessKey as string | undefined,
     endpoint: settings.endpoint as string | undefined,
     deploymentId: context.deploymentId,
   };
@@ -135,9 +148,15 @@ export const athenaKind: WarehouseKind = {
     'secretAccessKey',
   ],
   problems(settings) {
+    const server = usesServerIdentity(settings);
     const problems: Array<{ field: string; message: string }> = ['region', 'database', 'accessKeyId']
-      .filter((k) => !settings[k])
+      .filter((k) => !settings[k] && !(server && k === 'accessKeyId'))
       .map((field) => ({ field, message: 'is required for type athena' }));
+    // the server's identity or a key, never both: a key beside `server` would be silently unused
+    if (server)
+      for (const field of ['accessKeyId', 'secretAccessKey'])
+        if (settings[field] !== undefined)
+          problems.push({ field, message: 'must be absent when credentials is server' });
     const region = settings.region;
     if (typeof region === 'string' && !region.includes('${') && !/^[a-z]{2}(-[a-z]+)+-\d+$/.test(region))
       problems.push({ field: 'region', message: 'is not an AWS region name (such as eu-west-1)' });
@@ -179,6 +198,21 @@ export const athenaKind: WarehouseKind = {
     const { name: type, message } = awsError(cause);
     const region = settings.region;
     const key = settings.accessKeyId;
+    const who = usesServerIdentity(settings) ? "This server's AWS identity" : `Access key ${key}`;
+    if (code === 'ATHENA_SERVER_CREDENTIALS_OFF')
+      return {
+        problem: 'login_refused',
+        message:
+          'This server does not lend its own AWS identity to data sources: enter an access key, or ask the operator to start Tessera with TESSERA_AWS_SERVER_CREDENTIALS=1.',
+        field: 'credentials',
+      };
+    if ((cause as { name?: unknown })?.name === 'CredentialsProviderError')
+      return {
+        problem: 'login_refused',
+        message:
+          'This server has no AWS identity to query with (no AWS_ACCESS_KEY_ID, web identity, task role or instance profile): give it one, or enter an access key.',
+        field: 'credentials',
+      };
     if (code === 'ATHENA_NO_SECRET')
       return {
         problem: 'login_refused',
@@ -200,7 +234,7 @@ export const athenaKind: WarehouseKind = {
     if (type === 'AccessDeniedException')
       return {
         problem: 'permission_missing',
-        message: `Access key ${key} may not run Athena queries: give its IAM user or role athena:StartQueryExecution, GetQueryExecution, GetQueryResults and StopQueryExecution, and read access to the data and the result location.`,
+        message: `${who} may not run Athena queries: give its IAM user or role athena:StartQueryExecution, GetQueryExecution, GetQueryResults and StopQueryExecution, and read access to the data and the result location.`,
         field: 'accessKeyId',
       };
     if (type === 'InvalidRequestException' && /output location/i.test(message))

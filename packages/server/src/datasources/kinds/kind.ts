@@ -24,6 +24,8 @@ export interface OpenContext {
   shared: Map<string, Promise<Driver>>;
   /** The deployment the driver serves, for query tags on engines that take them (null: a test). */
   deploymentId: number | null;
+  /** Whether a data source may use this server's own cloud identity (TESSERA_AWS_SERVER_CREDENTIALS). */
+  awsServerCredentials?: boolean;
 }
 
 /** A viewer's own connection: who, their current token, and the small pool they get. */

@@ -103,7 +103,7 @@ describe.skipIf(!runs)('chat across replicas through Redis (PostgreSQL)', () => 
     chatB = chatClient(baseB, server.adminKey, agent.json().id);
     observer = new Redis(redisUrl);
     observer.on('pmessage', (_pattern, channel, message) => heard.push({ channel, message }));
-    await observer.psubscribe('tessera:chat:*');
+    await observer.psubscribe(`${server.config.redisPrefix}:chat:*`);
   });
   beforeEach(() => model.reset());
   afterAll(async () => {
@@ -161,7 +161,9 @@ describe.skipIf(!runs)('chat across replicas through Redis (PostgreSQL)', () => 
     expect(lines.at(-1)?.id).toBe('__usage__');
     expect(lines.some((l) => l.graphPath?.[0] === 'final')).toBe(false);
     // B told every replica through Redis
-    const stops = heard.filter((h) => h.channel === 'tessera:chat:stop').map((h) => JSON.parse(h.message));
+    const stops = heard
+      .filter((h) => h.channel === `${server.config.redisPrefix}:chat:stop`)
+      .map((h) => JSON.parse(h.message));
     expect(stops.some((s) => s.threadId === chatId)).toBe(true);
     expect(await statusOf(chatId)).toBe('aborted');
   });

@@ -10,10 +10,6 @@ export interface RunKey {
   runId: number;
 }
 
-const PREFIX = 'tessera:chat';
-const runChannel = (key: RunKey) => `${PREFIX}:run:${key.threadId}:${key.runId}`;
-const STOP_CHANNEL = `${PREFIX}:stop`;
-
 /**
  * Chat runs shared between replicas over Redis pub/sub when REDIS_URL is set (DESIGN.md "Chat
  * agent", "Chosen libraries": ioredis). The replica running a turn publishes each line after
@@ -36,7 +32,14 @@ export class RedisFanout {
   private log: FastifyBaseLogger | undefined;
   private readied = false;
 
-  constructor(url: string) {
+  /** `<TESSERA_REDIS_PREFIX>:chat`: installations sharing one Redis keep apart (ids repeat). */
+  private readonly prefix: string;
+  private readonly stopChannel: string;
+  private readonly runChannel = (key: RunKey) => `${this.prefix}:run:${key.threadId}:${key.runId}`;
+
+  constructor(url: string, namespace = 'tessera') {
+    this.prefix = `${namespace}:chat`;
+    this.stopChannel = `${this.prefix}:stop`;
     // lazyConnect: nothing is opened before the application starts (connect)
     this.pub = new Redis(url, { lazyConnect: true });
     this.sub = new Redis(url, { lazyConnect: true });
@@ -54,7 +57,7 @@ export class RedisFanout {
   async connect(log: FastifyBaseLogger): Promise<void> {
     this.log = log;
     await Promise.all([this.pub.connect(), this.sub.connect()]);
-    await this.sub.subscribe(STOP_CHANNEL);
+    await this.sub.subscribe(this.stopChannel);
   }
 
   async close(): Promise<void> {
@@ -64,13 +67,13 @@ export class RedisFanout {
   /** After the line is stored: followers on other replicas read it from here. */
   publish(key: RunKey, message: RunMessage): void {
     this.pub
-      .publish(runChannel(key), JSON.stringify(message))
+      .publish(this.runChannel(key), JSON.stringify(message))
       .catch((err) => this.log?.warn({ err, runId: key.runId }, 'chat fan-out: publish failed'));
   }
 
   /** Listens to a run's channel; resolves once subscribed. Returns how to stop listening. */
   async subscribe(key: RunKey, listener: (message: RunMessage) => void): Promise<() => void> {
-    const channel = runChannel(key);
+    const channel = this.runChannel(key);
     let entry = this.channels.get(channel);
     if (!entry) {
       entry = { listeners: new Set(), subscribed: this.sub.subscribe(channel).then(() => undefined) };
@@ -95,7 +98,7 @@ export class RedisFanout {
 
   /** Asks every replica to stop the run (the one running it does). */
   async requestStop(key: RunKey): Promise<void> {
-    await this.pub.publish(STOP_CHANNEL, JSON.stringify(key));
+    await this.pub.publish(this.stopChannel, JSON.stringify(key));
   }
 
   onStop(handler: (key: RunKey) => void): void {
@@ -110,7 +113,7 @@ export class RedisFanout {
 
   private receive(channel: string, text: string): void {
     try {
-      if (channel === STOP_CHANNEL) {
+      if (channel === this.stopChannel) {
         const key = JSON.parse(text) as RunKey;
         if (typeof key.threadId === 'string' && typeof key.runId === 'number') this.stopHandler?.(key);
         return;

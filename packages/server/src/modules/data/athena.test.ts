@@ -14,6 +14,9 @@ const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
 const keyId = 'AKIATESSERATEST00001';
 const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCY-never-shown';
+/** The server's own AWS identity, as an operator's environment gives it (credentials: server). */
+const serverKeyId = 'AKIATESSERASERVER001';
+const serverSecret = 'server-own-secret-never-shown';
 
 /**
  * The shared engine queries the protocol server's DuckDB runs as Athena SQL (which is Trino's,
@@ -79,10 +82,10 @@ describe('Athena data sources (protocol server)', () => {
   beforeAll(async () => {
     const logStream = new PassThrough();
     logStream.on('data', (line: Buffer) => log.push(line.toString('utf8')));
-    server = await startTestServer({}, undefined, logStream);
+    server = await startTestServer({ awsServerCredentials: true }, undefined, logStream);
     baseUrl = await listen(server);
     athena = await startAthenaProtocolServer({
-      keys: { [keyId]: secret },
+      keys: { [keyId]: secret, [serverKeyId]: serverSecret },
       workgroups: { primary: 's3://tessera-results/', analysts: null },
       pageSize: 7,
       throttleOnce: true,
@@ -268,6 +271,83 @@ describe('Athena data sources (protocol server)', () => {
       primaryKey: false,
     });
     expect(orders.foreignKeys).toEqual([]);
+  });
+
+  describe("credentials: server (this server's own AWS identity)", () => {
+    const serverSettings = () => {
+      const { accessKeyId: _key, ...rest } = settings;
+      return { ...rest, credentials: 'server' };
+    };
+    /** The SDK's default chain reads the environment first, as on a host given AWS_* variables. */
+    const withServerIdentity = async (work: () => Promise<void>) => {
+      const before = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+      process.env.AWS_ACCESS_KEY_ID = serverKeyId;
+      process.env.AWS_SECRET_ACCESS_KEY = serverSecret;
+      try {
+        await work();
+      } finally {
+        for (const [name, value] of [
+          ['AWS_ACCESS_KEY_ID', before.id],
+          ['AWS_SECRET_ACCESS_KEY', before.secret],
+        ] as const)
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+      }
+    };
+
+    it("queries as the server's identity where the operator allows it, and returns no key", async () => {
+      await withServerIdentity(async () => {
+        const created = await call('POST', '/api/v1/deployments', {
+          name: 'athena as the server',
+          dataSource: serverSettings(),
+        });
+        expect(created.statusCode, created.body).toBe(200);
+        expect(created.json().dataSource).toEqual({
+          ...serverSettings(),
+          hasPassword: false,
+          hasSecretAccessKey: false,
+        });
+        const id = created.json().id as number;
+        await copyDemoModel(server, id);
+        const signedBefore = athena.requests.length;
+        const ctx = { securityContext: { serviceCloud: { groups: ['admin'] } } };
+        const rows = await client(baseUrl, id, await tokenFor(server, id, ctx)).load({
+          measures: ['orders.count'],
+        });
+        expect(Number(rows.rawData()[0]!['orders.count'])).toBeGreaterThan(0);
+        const signed = athena.requests.slice(signedBefore);
+        expect(signed.length).toBeGreaterThan(0);
+        expect(signed.every((r) => r.accessKeyId === serverKeyId)).toBe(true);
+        const test = await call('POST', `/api/v1/deployments/${id}/data-source/test`, {});
+        expect(test.json()).toMatchObject({ ok: true });
+        expect(created.body + test.body).not.toContain(serverSecret);
+      });
+    });
+
+    it('says in words, naming the field, that the operator has not allowed it', async () => {
+      const { athenaKind } = await import('../../datasources/kinds/athena.ts');
+      const context = { dataDir: '', sampleScale: 1, shared: new Map(), deploymentId: null };
+      const refused = await athenaKind
+        .test(serverSettings() as never, context, 1_000)
+        .catch((e: unknown) => e);
+      expect(athenaKind.describeFailure(refused, serverSettings() as never, 1_000)).toMatchObject({
+        problem: 'login_refused',
+        field: 'credentials',
+        message: expect.stringMatching(/TESSERA_AWS_SERVER_CREDENTIALS=1/),
+      });
+    });
+
+    it('refuses an access key beside it, naming the field, and saves nothing', async () => {
+      const before = (await call('GET', '/api/v1/deployments')).json();
+      const res = await call('POST', '/api/v1/deployments', {
+        name: 'athena with both',
+        dataSource: { ...serverSettings(), accessKeyId: keyId, secretAccessKey: secret },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toMatch(/accessKeyId/);
+      expect(res.body).not.toContain(secret);
+      expect((await call('GET', '/api/v1/deployments')).json()).toEqual(before);
+    });
   });
 
   it('never returns or logs the secret access key', async () => {

@@ -261,8 +261,10 @@ describe.skipIf(!up)('MySQL/MariaDB data sources', () => {
     const started = Date.now();
     const request = load({ measures: ['slow.count'] });
     const running = async () => {
+      // this file's database: deployment ids repeat across the test stores
       const [rows] = (await admin.query(
-        "SELECT ID, INFO FROM information_schema.PROCESSLIST WHERE INFO LIKE '/* tessera deployment=%'",
+        "SELECT ID, INFO FROM information_schema.PROCESSLIST WHERE INFO LIKE '/* tessera deployment=%' AND DB = ?",
+        [database],
       )) as unknown as [Array<{ ID: number; INFO: string }>];
       return rows.filter((r) =>
         new RegExp(`^/\\* tessera deployment=${deploymentId} query=[0-9a-f]{12} \\*/ `).test(r.INFO),

@@ -14,8 +14,6 @@ export interface SharedCacheSettings {
   lockMs: number;
 }
 
-const PREFIX = 'tessera:query:v1';
-const DONE_CHANNEL = `${PREFIX}:done`;
 /** Results larger than this stay in the replica that ran them (Redis is not a bulk store). */
 const maxSharedBytes = 16 * 1024 * 1024;
 
@@ -67,10 +65,17 @@ export class SharedResults {
   private down = false;
   private closed = false;
 
+  /** `<TESSERA_REDIS_PREFIX>:query:v1`: installations sharing one Redis keep apart. */
+  private readonly prefix: string;
+  private readonly doneChannel: string;
+
   constructor(
     url: string,
     readonly settings: SharedCacheSettings = { lockMs: 10_000 },
+    namespace = 'tessera',
   ) {
+    this.prefix = `${namespace}:query:v1`;
+    this.doneChannel = `${this.prefix}:done`;
     // No offline queue and one attempt per command: while Redis is unreachable a command fails at
     // once and the query runs locally, instead of waiting for a reconnection.
     const options = {
@@ -99,7 +104,7 @@ export class SharedResults {
       // the subscriber subscribes again by itself after a reconnection (ioredis)
       await Promise.all([
         this.client.connect(),
-        this.sub.connect().then(() => this.sub.subscribe(DONE_CHANNEL)),
+        this.sub.connect().then(() => this.sub.subscribe(this.doneChannel)),
       ]);
     })().catch((err) => this.failed(err));
     return this.connecting;
@@ -128,7 +133,7 @@ export class SharedResults {
     await this.connect();
     if (!this.usable()) return local();
     const k = createHash('sha256').update(key).digest('hex');
-    const lock = `${PREFIX}:lock:${k}`;
+    const lock = `${this.prefix}:lock:${k}`;
     /** The execution this request joined: its result is the renewed one. */
     let joined: string | null = null;
     try {
@@ -183,7 +188,7 @@ export class SharedResults {
     try {
       const text = encode({ token, freshUntil, result });
       if (text.length <= maxSharedBytes) {
-        await this.client.set(`${PREFIX}:result:${k}`, text, 'PX', freshMs);
+        await this.client.set(`${this.prefix}:result:${k}`, text, 'PX', freshMs);
         stored = true;
       }
     } catch (err) {
@@ -202,7 +207,7 @@ export class SharedResults {
       s === 'error' ? { k, t: token, s, ...shareable(error) } : { k, t: token, s: s as 'ok' | 'gone' };
     try {
       await this.client.eval(RELEASE, 1, lock, token);
-      await this.client.publish(DONE_CHANNEL, JSON.stringify(message));
+      await this.client.publish(this.doneChannel, JSON.stringify(message));
     } catch (err) {
       // the lock then expires by itself and a waiter takes over
       this.failed(err);
@@ -250,7 +255,7 @@ export class SharedResults {
   }
 
   private async read<R>(k: string): Promise<(SharedHit<R> & { token: string }) | null> {
-    const text = await redis(this.client.get(`${PREFIX}:result:${k}`));
+    const text = await redis(this.client.get(`${this.prefix}:result:${k}`));
     if (text === null) return null;
     try {
       return decode(text) as SharedHit<R> & { token: string };

@@ -1,0 +1,1 @@
+-- refused: Multi-stage measures that combine stages by their dimensions are not supported on MySQL/MariaDB: they need a FULL JOIN, which MySQL/MariaDB does not have

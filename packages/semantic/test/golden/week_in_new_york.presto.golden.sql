@@ -1,0 +1,1 @@
+-- refused: Time zones other than UTC (America/New_York) are not supported on Presto: it has no with_timezone, and its timestamps read a zone as the cluster's legacy_timestamp setting says; ask in UTC
