@@ -100,7 +100,9 @@ export const bigquery: Dialect = {
   },
   interval: (i) => bigqueryInterval(i),
   // a time_shift moves the TIMESTAMP as a UTC wall clock, so that months can be added (PostgreSQL's
-  // `timestamptz + interval '1 month'` in its UTC session), and back to a TIMESTAMP
+  // `timestamptz + interval '1 month'` in its UTC session), and back to a TIMESTAMP: a TIMESTAMP
+  // takes no MONTH, QUARTER or YEAR interval, which Cube's BigqueryQuery also adds through
+  // DATETIME (addTimestampInterval, cube-js/cube#9432)
   timeShift: (interval, forward) => ({
     before: 'CAST(DATETIME(',
     after: `) ${forward ? '+' : '-'} ${bigqueryInterval(interval)} AS TIMESTAMP)`,
