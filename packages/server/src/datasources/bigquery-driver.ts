@@ -123,8 +123,12 @@ export class BigQueryDriver implements Driver {
     const parameters = queryParameters(params);
     await this.slots.acquire(signal);
     let job: { jobId: string; location?: string } | undefined;
+    let cancelSent = false;
+    // on the abort event once the job is known, else as soon as its reference comes; once
     const onAbort = () => {
-      if (job) this.cancel(job);
+      if (!job || cancelSent) return;
+      cancelSent = true;
+      this.cancel(job);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
