@@ -20,7 +20,8 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
  *   statement reads a table (FROM).
  * - POST /bigquery/v2/projects/{p}/queries starts the job and answers `jobComplete: false`; a
  *   POST with a `requestId` already seen answers for that job without starting another. After
- *   `busyNext()`, the next POST starts its job but answers 503 backendError.
+ *   `busyNext()`, the next POST starts its job but answers 503 backendError (or 403
+ *   rateLimitExceeded), as a front end losing the answer would.
  * - GET /bigquery/v2/projects/{p}/queries/{jobId}: `jobComplete: false` at least once, then the
  *   schema (BigQuery's type names), the first page of `pageSize` rows and a `pageToken` while
  *   more remain; `?pageToken=` answers that page. Values are text, as the API sends them:
@@ -56,7 +57,8 @@ export interface BigQueryProtocolServer {
   /** The most jobs unfinished at once since the last `resetPeak()`. */
   peakRunning(): number;
   resetPeak(): void;
-  busyNext(): void;
+  /** The next POST starts its job but answers 503 backendError, or 403 rateLimitExceeded. */
+  busyNext(reason?: 'backendError' | 'rateLimitExceeded'): void;
   duck: DuckDBConnection;
   close(): Promise<void>;
 }
@@ -200,6 +202,7 @@ export async function startBigQueryProtocolServer(options: {
   const events = new EventEmitter();
   const pageSize = options.pageSize ?? 5;
   let busyAnswered = true;
+  let busyReason: 'backendError' | 'rateLimitExceeded' = 'backendError';
   let count = 0;
   let running = 0;
   let peak = 0;
@@ -393,11 +396,21 @@ export async function startBigQueryProtocolServer(options: {
           if (!busyAnswered) {
             busyAnswered = true;
             job.busyAnswers++;
-            error(res, {
-              status: 503,
-              reason: 'backendError',
-              message: 'Error encountered during execution. Retrying may solve the problem.',
-            });
+            error(
+              res,
+              busyReason === 'backendError'
+                ? {
+                    status: 503,
+                    reason: 'backendError',
+                    message: 'Error encountered during execution. Retrying may solve the problem.',
+                  }
+                : {
+                    status: 403,
+                    reason: 'rateLimitExceeded',
+                    message:
+                      'Exceeded rate limits: too many api requests per user per method for this user_method.',
+                  },
+            );
             return;
           }
           job.pendingAnswers++;
@@ -493,8 +506,9 @@ export async function startBigQueryProtocolServer(options: {
     jobs,
     authorizations,
     events,
-    busyNext: () => {
+    busyNext: (reason = 'backendError') => {
       busyAnswered = false;
+      busyReason = reason;
     },
     peakRunning: () => peak,
     resetPeak: () => {

@@ -255,11 +255,14 @@ describe('BigQuery data sources (REST API protocol server)', () => {
     ]);
   });
 
-  it('retries a submit answered 503 with the same request id, and runs the job once', async () => {
+  it.each([
+    ['503 backendError', 'backendError', 3],
+    ['403 rateLimitExceeded', 'rateLimitExceeded', 4],
+  ] as const)('retries a submit answered %s with the same request id, and runs the job once', async (_, reason, limit) => {
     const before = bigquery.jobs.length;
-    bigquery.busyNext();
-    const rows = (await bqClient.load({ ...engineQueries.ungrouped!, limit: 3 })).rawData();
-    expect(rows).toHaveLength(3);
+    bigquery.busyNext(reason);
+    const rows = (await bqClient.load({ ...engineQueries.ungrouped!, limit })).rawData();
+    expect(rows).toHaveLength(limit);
     const sent = bigquery.jobs.slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ busyAnswers: 1, submits: 2 });
