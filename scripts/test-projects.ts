@@ -39,6 +39,7 @@ const storeIndependent = [
   'packages/server/src/modules/data/redshift.test.ts',
   'packages/server/src/modules/data/clickhouse.test.ts',
   'packages/server/src/modules/data/snowflake.test.ts',
+  'packages/server/src/modules/data/bigquery.test.ts',
   'packages/server/src/modules/data/athena.test.ts',
   'packages/server/src/modules/data/databricks.test.ts',
   'packages/server/src/modules/data/warehouse-unavailable.test.ts',

@@ -1,4 +1,5 @@
 import { athena } from './dialect/athena.ts';
+import { bigquery } from './dialect/bigquery.ts';
 import { clickhouse } from './dialect/clickhouse.ts';
 import { databricks } from './dialect/databricks.ts';
 import type { Dialect, DialectName } from './dialect/dialect.ts';
@@ -33,6 +34,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   databricks,
   clickhouse,
   athena,
+  bigquery,
 };
 
 export interface CompileQueryOptions {
@@ -87,6 +89,7 @@ export function compileQuery(model: Model, query: CubeQuery, options: CompileQue
       options.allowUngroupedWithoutPrimaryKey === true || query.allowUngroupedWithoutPrimaryKey === true,
     distinctKeysOnly: options.distinctKeysOnly === true,
     securityContext: options.securityContext,
+    ...(dialect.timeShift ? { timeShift: dialect.timeShift } : {}),
   });
   const printed = printSelect(plan.select, dialect);
   const columns = outputColumns(plan.columns, (c) => (yieldsTime(c.member) ? 'time' : memberType(c.member)));

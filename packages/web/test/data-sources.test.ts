@@ -364,6 +364,26 @@ describeInBrowser('data sources and models in the browser (issue 21 item 4)', ()
     expect(browser.errors).toEqual([]);
   });
 
+  it('offers BigQuery: a key that is no service account key JSON is refused beside its field', async () => {
+    const { page } = browser;
+    await page.goto(`${web.baseUrl}/data-sources/new`);
+    await page.getByRole('radio', { name: /BigQuery/ }).check();
+    await page.getByLabel('Project id', { exact: true }).fill('my-project-123456');
+    await page.getByLabel('Dataset', { exact: true }).fill('analytics');
+    const key = page.getByLabel('Service account key (JSON)');
+    expect(await key.evaluate((e) => e.tagName)).toBe('TEXTAREA');
+    await key.fill('{"type": "authorized_user", "refresh_token": "typed-not-shown"}');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => key.getAttribute('aria-invalid')).toBe('true');
+    const beside = await page.locator('.data-source-field-credentials .field-error').textContent();
+    expect(beside).toMatch(/is not a service account key JSON/);
+    // The refusal names the field, never what was typed into it.
+    expect(beside).not.toContain('typed-not-shown');
+    await browser.screenshot('data-15-bigquery-key-refused');
+    expect(browser.errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
+    browser.errors.length = 0;
+  });
+
   it('every page at phone width', async () => {
     const phone = await openBrowser(web.baseUrl, { viewport: { width: 390, height: 844 } });
     try {

@@ -4098,6 +4098,20 @@ export interface operations {
                     /** @description Always false: Athena signs with an access key */
                     hasPassword: boolean;
                     hasSecretAccessKey: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'bigquery';
+                    projectId?: string;
+                    location?: string;
+                    dataset?: string;
+                    apiEndpoint?: string;
+                    caCertificate?: string;
+                    maximumBytesBilled?: number;
+                    maxConnections?: number;
+                    /** @description Always false: BigQuery takes a service account key */
+                    hasPassword: boolean;
+                    hasCredentials: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4283,6 +4297,20 @@ export interface operations {
                     /** @description Always false: Athena signs with an access key */
                     hasPassword: boolean;
                     hasSecretAccessKey: boolean;
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'bigquery';
+                    projectId?: string;
+                    location?: string;
+                    dataset?: string;
+                    apiEndpoint?: string;
+                    caCertificate?: string;
+                    maximumBytesBilled?: number;
+                    maxConnections?: number;
+                    /** @description Always false: BigQuery takes a service account key */
+                    hasPassword: boolean;
+                    hasCredentials: boolean;
                   };
               /** @description The outcome of connecting to a data source and running `SELECT 1` */
               connection?: {
@@ -4755,6 +4783,29 @@ export interface operations {
                 endpoint?: string;
                 /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Google BigQuery, over its REST API v2
+                 * @enum {string}
+                 */
+                type: 'bigquery';
+                /** @description The project jobs run in and are billed to (`my-project-123456`) */
+                projectId?: string;
+                /** @description Where the dataset is (`US`, `EU`, `europe-west3`); jobs run there (default: the dataset's) */
+                location?: string;
+                /** @description The dataset unqualified table names are read from (the default dataset) */
+                dataset?: string;
+                /** @description The service account's key, the JSON file Google Cloud creates for it. Write-only; encrypted at rest */
+                credentials?: string;
+                /** @description Another endpoint than https://bigquery.googleapis.com (Private Service Connect) */
+                apiEndpoint?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for an endpoint on a private CA */
+                caCertificate?: string;
+                /** @description A query that would bill more bytes fails (a 400) instead of running; default no limit */
+                maximumBytesBilled?: number;
+                /** @description Jobs the deployment runs on BigQuery at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -4905,6 +4956,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -5320,6 +5385,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -5796,6 +5875,29 @@ export interface operations {
                 endpoint?: string;
                 /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
                 maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Google BigQuery, over its REST API v2
+                 * @enum {string}
+                 */
+                type: 'bigquery';
+                /** @description The project jobs run in and are billed to (`my-project-123456`) */
+                projectId?: string;
+                /** @description Where the dataset is (`US`, `EU`, `europe-west3`); jobs run there (default: the dataset's) */
+                location?: string;
+                /** @description The dataset unqualified table names are read from (the default dataset) */
+                dataset?: string;
+                /** @description The service account's key, the JSON file Google Cloud creates for it. Write-only; encrypted at rest */
+                credentials?: string;
+                /** @description Another endpoint than https://bigquery.googleapis.com (Private Service Connect) */
+                apiEndpoint?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for an endpoint on a private CA */
+                caCertificate?: string;
+                /** @description A query that would bill more bytes fails (a 400) instead of running; default no limit */
+                maximumBytesBilled?: number;
+                /** @description Jobs the deployment runs on BigQuery at once (default 10); further queries wait */
+                maxConnections?: number;
               };
           /** @description Data API base path under /data/{deploymentId} */
           basePath?: string;
@@ -5946,6 +6048,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7475,6 +7591,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -7902,6 +8032,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -8345,6 +8489,20 @@ export interface operations {
                   /** @description Always false: Athena signs with an access key */
                   hasPassword: boolean;
                   hasSecretAccessKey: boolean;
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'bigquery';
+                  projectId?: string;
+                  location?: string;
+                  dataset?: string;
+                  apiEndpoint?: string;
+                  caCertificate?: string;
+                  maximumBytesBilled?: number;
+                  maxConnections?: number;
+                  /** @description Always false: BigQuery takes a service account key */
+                  hasPassword: boolean;
+                  hasCredentials: boolean;
                 };
             /** @description The outcome of connecting to a data source and running `SELECT 1` */
             connection?: {
@@ -8829,6 +8987,29 @@ export interface operations {
               /** @description Another endpoint than the region's, such as a VPC interface endpoint */
               endpoint?: string;
               /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
+              maxConnections?: number;
+            }
+          | {
+              /**
+               * @description Google BigQuery, over its REST API v2
+               * @enum {string}
+               */
+              type: 'bigquery';
+              /** @description The project jobs run in and are billed to (`my-project-123456`) */
+              projectId?: string;
+              /** @description Where the dataset is (`US`, `EU`, `europe-west3`); jobs run there (default: the dataset's) */
+              location?: string;
+              /** @description The dataset unqualified table names are read from (the default dataset) */
+              dataset?: string;
+              /** @description The service account's key, the JSON file Google Cloud creates for it. Write-only; encrypted at rest */
+              credentials?: string;
+              /** @description Another endpoint than https://bigquery.googleapis.com (Private Service Connect) */
+              apiEndpoint?: string;
+              /** @description A PEM certificate authority to trust besides the system's, for an endpoint on a private CA */
+              caCertificate?: string;
+              /** @description A query that would bill more bytes fails (a 400) instead of running; default no limit */
+              maximumBytesBilled?: number;
+              /** @description Jobs the deployment runs on BigQuery at once (default 10); further queries wait */
               maxConnections?: number;
             };
       };
@@ -9320,6 +9501,29 @@ export interface operations {
                 /** @description Another endpoint than the region's, such as a VPC interface endpoint */
                 endpoint?: string;
                 /** @description Queries the deployment runs on Athena at once (default 10); further queries wait */
+                maxConnections?: number;
+              }
+            | {
+                /**
+                 * @description Google BigQuery, over its REST API v2
+                 * @enum {string}
+                 */
+                type: 'bigquery';
+                /** @description The project jobs run in and are billed to (`my-project-123456`) */
+                projectId?: string;
+                /** @description Where the dataset is (`US`, `EU`, `europe-west3`); jobs run there (default: the dataset's) */
+                location?: string;
+                /** @description The dataset unqualified table names are read from (the default dataset) */
+                dataset?: string;
+                /** @description The service account's key, the JSON file Google Cloud creates for it. Write-only; encrypted at rest */
+                credentials?: string;
+                /** @description Another endpoint than https://bigquery.googleapis.com (Private Service Connect) */
+                apiEndpoint?: string;
+                /** @description A PEM certificate authority to trust besides the system's, for an endpoint on a private CA */
+                caCertificate?: string;
+                /** @description A query that would bill more bytes fails (a 400) instead of running; default no limit */
+                maximumBytesBilled?: number;
+                /** @description Jobs the deployment runs on BigQuery at once (default 10); further queries wait */
                 maxConnections?: number;
               };
         };

@@ -66,8 +66,15 @@ export type Planner<O> = (
   options: O,
 ) => StagePlan;
 
-/** Time dimension path -> the shifts applied to it, as SQL template parts (`+ <interval>`). */
-type Shift = ReadonlyMap<string, readonly TemplatePart[]>;
+/**
+ * Time dimension path -> the shifts applied to it: SQL template parts after the dimension's SQL
+ * (`+ <interval>`), or text around it where the dialect says so (`timeShift`).
+ */
+type ShiftMove = readonly TemplatePart[] | { readonly before: string; readonly after: string };
+type Shift = ReadonlyMap<string, readonly ShiftMove[]>;
+
+/** SQL around a time dimension's that moves it by `interval` (forward: later). */
+export type TimeShiftSql = (interval: Interval, forward: boolean) => { before: string; after: string };
 
 /**
  * What a stage's inner plans see: time dimensions moved by time_shift, and the query's date
@@ -93,8 +100,11 @@ export function planMultiStage<O extends object>(
   planner: Planner<O>,
 ): StagePlan {
   if (q.ungrouped) throw new UserError('Multi-stage measures cannot be used in an ungrouped query');
-  const stages = new Stages(model, q, (m, rq) =>
-    planner(m, rq, cubeSecurity, { ...options, applyEveryPolicy: true }),
+  const stages = new Stages(
+    model,
+    q,
+    (m, rq) => planner(m, rq, cubeSecurity, { ...options, applyEveryPolicy: true }),
+    (options as { timeShift?: TimeShiftSql }).timeShift,
   );
   const columns = planColumns(q);
   const grain = new Map<PlannedColumn, GrainCol>();
@@ -150,6 +160,7 @@ class Stages {
     private readonly model: Model,
     private readonly q: ResolvedQuery,
     private readonly plan: (model: Model, q: ResolvedQuery) => StagePlan,
+    private readonly timeShift?: TimeShiftSql,
   ) {
     this.baseFilters = q.filters.filter((f) => !isMeasureFilter(f));
   }
@@ -381,7 +392,10 @@ class Stages {
         if (done.has(dim.path)) continue;
         done.add(dim.path);
         // `prior`: the row of X shows the value of X - interval, so the time moves forward
-        out.set(dim.path, [...(out.get(dim.path) ?? []), ...shiftSql(ts.interval, ts.type === 'prior')]);
+        const move = this.timeShift
+          ? this.timeShift(ts.interval, ts.type === 'prior')
+          : shiftSql(ts.interval, ts.type === 'prior');
+        out.set(dim.path, [...(out.get(dim.path) ?? []), move]);
       }
     }
     return out;
@@ -399,7 +413,12 @@ class Stages {
         const cube = cubes.get(cubeName)!;
         const dim = cube.dimensions.get(name)!;
         const dimensions = new Map(cube.dimensions);
-        dimensions.set(name, freeze({ ...dim, sql: ['(', ...dim.sql, ')', ...moves] }));
+        // `(sql) + <interval a> + <interval b>`; a dialect's moves each around the one before
+        let sql: SqlTemplate = dim.sql;
+        const around = (m: ShiftMove): m is Extract<ShiftMove, { before: string }> => 'before' in m;
+        if (!moves.some(around)) sql = ['(', ...dim.sql, ')', ...(moves as TemplatePart[][]).flat()];
+        else for (const m of moves) sql = around(m) ? [m.before, ...sql, m.after] : ['(', ...sql, ')', ...m];
+        dimensions.set(name, freeze({ ...dim, sql }));
         cubes.set(cubeName, freeze({ ...cube, dimensions }));
       }
       model = freeze({ cubes, views: this.model.views });

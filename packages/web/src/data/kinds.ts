@@ -26,6 +26,12 @@ export interface KindField {
     | 'accessKeyId'
     | 'secretAccessKey'
     | 'endpoint'
+    | 'projectId'
+    | 'location'
+    | 'dataset'
+    | 'credentials'
+    | 'apiEndpoint'
+    | 'maximumBytesBilled'
     | 'account'
     | 'warehouse'
     | 'role'
@@ -241,6 +247,63 @@ export const kinds: Kind[] = [
         input: 'number',
         placeholder: '10',
         hint: 'At most this many queries run on Athena at once; further queries wait.',
+      },
+    ],
+  },
+  {
+    type: 'bigquery',
+    label: 'Google BigQuery',
+    description: 'A Google BigQuery project, over its REST API, with a service account key.',
+    fields: [
+      {
+        name: 'projectId',
+        label: 'Project id',
+        input: 'text',
+        required: true,
+        placeholder: 'my-project-123456',
+        hint: 'The project queries run in and are billed to (its id, not its name).',
+      },
+      {
+        name: 'dataset',
+        label: 'Dataset',
+        input: 'text',
+        placeholder: 'analytics',
+        hint: 'Where table names without a dataset are read from.',
+      },
+      {
+        name: 'location',
+        label: 'Location',
+        input: 'text',
+        placeholder: 'EU',
+        hint: "The dataset's location; empty: found by BigQuery.",
+      },
+      {
+        name: 'credentials',
+        label: 'Service account key (JSON)',
+        input: 'textarea',
+        secret: true,
+        placeholder: '{"type": "service_account", ...}',
+        hint: 'The key file Google Cloud creates for the service account (IAM & Admin, Service accounts, Keys); it needs BigQuery Job User on the project and BigQuery Data Viewer on the dataset.',
+      },
+      {
+        name: 'maximumBytesBilled',
+        label: 'Maximum bytes billed',
+        input: 'number',
+        hint: 'A query that would bill more fails instead of running; empty: no limit.',
+      },
+      {
+        name: 'apiEndpoint',
+        label: 'API endpoint',
+        input: 'text',
+        placeholder: 'https://bigquery.googleapis.com',
+        hint: "Only for Private Service Connect; empty: Google's.",
+      },
+      {
+        name: 'maxConnections',
+        label: 'Max running queries',
+        input: 'number',
+        placeholder: '10',
+        hint: 'At most this many jobs run on BigQuery at once; further queries wait.',
       },
     ],
   },

@@ -1,5 +1,6 @@
 import { type TObject, Type } from 'typebox';
 import { athenaKind } from './athena.ts';
+import { bigqueryKind } from './bigquery.ts';
 import { clickhouseKind } from './clickhouse.ts';
 import { databricksKind } from './databricks.ts';
 import { duckdbKind } from './duckdb.ts';
@@ -26,6 +27,7 @@ export const warehouseKinds = [
   databricksKind,
   snowflakeKind,
   athenaKind,
+  bigqueryKind,
 ] as const satisfies readonly WarehouseKind[];
 
 export const dataSourceTypes = warehouseKinds.map((k) => k.type);

@@ -1,0 +1,8 @@
+SELECT
+  DATETIME_ADD(CAST(@p1 AS DATETIME), INTERVAL (3 * CAST(FLOOR(DATETIME_DIFF(DATETIME(`orders`.created_at), CAST(@p1 AS DATETIME), MILLISECOND) / 7776000000) AS INT64)) MONTH) AS `orders__created_at_fiscal_quarter`,
+  count(*) AS `orders__count`
+FROM orders AS `orders`
+GROUP BY 1
+ORDER BY 1 ASC NULLS LAST
+LIMIT 10000
+-- params: ["2024-02-01 00:00:00.000"]

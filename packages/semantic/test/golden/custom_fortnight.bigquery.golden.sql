@@ -1,0 +1,8 @@
+SELECT
+  DATETIME_ADD(CAST(@p1 AS DATETIME), INTERVAL (14 * CAST(FLOOR(DATETIME_DIFF(DATETIME(`orders`.created_at), CAST(@p1 AS DATETIME), MILLISECOND) / 1209600000) AS INT64)) DAY) AS `orders__created_at_fortnight`,
+  count(*) AS `orders__count`
+FROM orders AS `orders`
+GROUP BY 1
+ORDER BY 1 ASC NULLS LAST
+LIMIT 10000
+-- params: ["2024-01-01 00:00:00.000"]

@@ -1,0 +1,22 @@
+SELECT
+  `q_0`.`orders__status` AS `orders__status`,
+  `q_0`.`orders__count` AS `orders__count`,
+  `q_1`.`line_items__quantity_or_zero` AS `line_items__quantity_or_zero`
+FROM (
+  SELECT
+    `orders`.status AS `orders__status`,
+    count(*) AS `orders__count`
+  FROM orders AS `orders`
+  GROUP BY 1
+) AS `q_0`
+INNER JOIN (
+  SELECT
+    `orders`.status AS `orders__status`,
+    sum(COALESCE(`line_items`.quantity, 0)) AS `line_items__quantity_or_zero`
+  FROM orders AS `orders`
+  LEFT JOIN line_items AS `line_items` ON `orders`.id = `line_items`.order_id
+  GROUP BY 1
+) AS `q_1` ON `q_0`.`orders__status` IS NOT DISTINCT FROM `q_1`.`orders__status`
+ORDER BY 1 ASC NULLS LAST
+LIMIT 10000
+-- params: []
