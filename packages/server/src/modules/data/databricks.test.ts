@@ -50,6 +50,31 @@ const extraModel = `cubes:
     measures:
       - name: count
         type: count
+  - name: rolled
+    sql_table: orders
+    measures:
+      - name: count
+        type: count
+      - name: amount
+        type: sum
+        sql: amount
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+      - name: status
+        sql: status
+        type: string
+      - name: created_at
+        sql: created_at
+        type: time
+    pre_aggregations:
+      - name: daily
+        measures: [count, amount]
+        dimensions: [status]
+        time_dimension: created_at
+        granularity: day
   - name: labels
     # Databricks SQL: a quote in a literal is \\', a backslash \\\\ ("STRING type")
     sql: >-
@@ -311,6 +336,29 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
     const failed = await load({ measures: ['internal.count'] });
     expect(failed.status).toBe(503);
     expect(JSON.parse(failed.text).error).toMatch(/failed while running the query/);
+  });
+
+  it('builds a rollup on the warehouse (CREATE SCHEMA, CREATE TABLE ... AS) and answers from it with the raw rows', async () => {
+    const monthly = {
+      measures: ['rolled.count', 'rolled.amount'],
+      dimensions: ['rolled.status'],
+      timeDimensions: [{ dimension: 'rolled.created_at', granularity: 'month' }],
+      order: { 'rolled.created_at': 'asc', 'rolled.status': 'asc' },
+      renewQuery: true,
+    } as const;
+    const raw = await dbxClient.load(monthly);
+    expect(rawResponse(raw).results[0]!.usedPreAggregations).toEqual({});
+    const before = databricks.statements.length;
+    const deployment = await server.services.deployments.require(server.tenantId, deploymentId);
+    const report = await server.services.preAggregations.refresh(deployment);
+    expect(report.built.length).toBeGreaterThan(0);
+    const ddl = databricks.statements.slice(before).map((s) => s.sql.replace(/^\/\*[^*]*\*\/ /, ''));
+    expect(ddl.some((q) => /^CREATE SCHEMA IF NOT EXISTS /.test(q))).toBe(true);
+    expect(ddl.some((q) => /^CREATE TABLE \S+ AS SELECT/.test(q))).toBe(true);
+    const rolled = await dbxClient.load(monthly);
+    expect(Object.keys(rawResponse(rolled).results[0]!.usedPreAggregations as object)).toHaveLength(1);
+    expect(raw.rawData().length).toBeGreaterThan(1);
+    expect(normalizeNumbers(rolled.rawData())).toEqual(normalizeNumbers(raw.rawData()));
   });
 
   it('computes a median, and matches a value holding a quote, a backslash and a percent sign', async () => {
