@@ -470,5 +470,7 @@ export function toInput(kind: Kind, values: KindValues): DataSourceInput {
 export function sourceSummary(source: object, withPort = true): string {
   const s = source as Partial<Record<KindField['name'], unknown>>;
   const port = withPort && s.port ? `:${s.port}` : '';
-  return `${s.account ? ` · ${s.account}` : ''}${s.host ? ` · ${s.host}${port}` : ''}${s.region ? ` · ${s.region}` : ''}${s.database ? ` / ${s.database}` : ''}${s.path ? ` · ${s.path}` : ''}`;
+  // BigQuery names a project and a dataset, Databricks a catalog where the others name a database
+  const database = s.database ?? s.dataset ?? s.catalog;
+  return `${s.account ? ` · ${s.account}` : ''}${s.projectId ? ` · ${s.projectId}` : ''}${s.host ? ` · ${s.host}${port}` : ''}${s.region ? ` · ${s.region}` : ''}${database ? ` / ${database}` : ''}${s.path ? ` · ${s.path}` : ''}`;
 }
