@@ -223,6 +223,11 @@ describe('BigQuery SQL on DuckDB: what the suite lacks', () => {
       timeDimensions: [
         { dimension: 'staged.created_at', granularity: 'month', dateRange: ['2024-01-01', '2024-03-31'] },
       ],
+      // a month's statuses in one order on both: the default order is by month only
+      order: [
+        ['staged.created_at', 'asc'],
+        ['staged.status', 'asc'],
+      ],
     });
     expect(sql).toContain('CAST(DATETIME(`staged`.created_at) + INTERVAL 1 MONTH AS TIMESTAMP)');
     expect(sql).toContain('CAST(DATETIME(`staged`.created_at) - INTERVAL 7 DAY AS TIMESTAMP)');

@@ -71,13 +71,14 @@ const DAY_MICROS = 86_400_000_000;
  * to land in the right local `unit`, which for most rows needs no comparison with the changes.
  * Within the span every offset lies between the zone's least and greatest, `lo` and `hi`. When
  * x + hi is at least hi - lo past its midnight, x plus any of them falls on that same local day
- * (an integer remainder tells); else when x + lo and x + hi truncate to the same `unit`, so does
- * x plus anything between. Only the rest, rows in the hour before a local month start in New
- * York (none in Kolkata), walk the CASE tree. The tree costs per row where its comparisons
- * split time-shuffled rows: 1.82-1.85x a UTC monthly GROUP BY over 10M rows, where this measured
- * 1.49-1.55x (bench/data-api/time-zones.ts; most of the rest is the CASE and the added
- * arithmetic, and DuckDB evaluates the tree once per chunk even for the few rows that reach it).
- * Exact to the microsecond, 23- and 25-hour days included.
+ * (an integer remainder tells): those rows, almost all, take one CASE branch with the span check
+ * beside the remainder, and x + hi. Of the rest, x + lo lies on the day before x + hi's, so when
+ * x + hi's day is not the first of a `unit` (a date part tells), both lie in the same `unit`, and
+ * so does x plus anything between. Only the rows left, those in the hour before a local month
+ * start in New York (none in Kolkata), walk the CASE tree. Over 10M rows a UTC monthly GROUP BY
+ * measured 1.82-1.85x with the tree for every row, 1.49-1.55x with the remainder in a CASE of its
+ * own and two date_truncs deciding the rest, and 1.35-1.38x as written here
+ * (bench/data-api/time-zones.ts). Exact to the microsecond, 23- and 25-hour days included.
  */
 function localUnitStart(unit: string, x: string, icu: string, zone: string): string {
   const { offsets } = zoneOffsets(zone);
@@ -87,10 +88,29 @@ function localUnitStart(unit: string, x: string, icu: string, zone: string): str
   const e = `epoch_us(${x})`;
   // x + hi after its midnight (x inside the span here: positive, and far from overflowing)
   const sinceMidnight = `(${e} + ${hi}) % ${DAY_MICROS}`;
-  const trunc = (offset: number) => `date_trunc('${unit}', make_timestamp(${e} + ${offset}))`;
-  const offset =
-    spread === 0
-      ? String(hi)
-      : `CASE WHEN ${sinceMidnight} >= ${spread} THEN ${hi} WHEN ${trunc(hi)} = ${trunc(lo)} THEN ${hi} ELSE ${offsetAt(x, zone)} END`;
-  return `date_trunc('${unit}', ${wallClock(x, icu, zone, offset)})`;
+  if (spread === 0) return `date_trunc('${unit}', ${wallClock(x, icu, zone, String(hi))})`;
+  const { from, to } = zoneOffsets(zone);
+  const shifted = `make_timestamp(${e} + ${hi})`;
+  const notUnitStart = unitStartTest(unit, shifted);
+  const offset = notUnitStart
+    ? `CASE WHEN ${notUnitStart} THEN ${hi} ELSE ${offsetAt(x, zone)} END`
+    : offsetAt(x, zone);
+  const sameDay = `${sinceMidnight} >= ${spread} AND ${x} >= ${at(from)} AND ${x} < ${at(to)}`;
+  return `date_trunc('${unit}', CASE WHEN ${sameDay} THEN ${shifted} ELSE ${wallClock(x, icu, zone, offset)} END)`;
+}
+
+/** Whether the day of `t` is not the first of a `unit` (null for a day: every day is one). */
+function unitStartTest(unit: string, t: string): string | null {
+  switch (unit) {
+    case 'week':
+      return `isodow(${t}) <> 1`;
+    case 'month':
+      return `dayofmonth(${t}) <> 1`;
+    case 'quarter':
+      return `(dayofmonth(${t}) <> 1 OR month(${t}) NOT IN (1, 4, 7, 10))`;
+    case 'year':
+      return `dayofyear(${t}) <> 1`;
+    default:
+      return null;
+  }
 }
