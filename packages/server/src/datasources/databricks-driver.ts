@@ -176,7 +176,7 @@ export class DatabricksDriver implements Driver {
         throw error;
       });
       await untilAborted(this.utc, signal);
-      return await this.execute(statement, options.queryId, signal);
+      return await this.execute(statement, signal);
     } finally {
       this.slots.release();
     }
@@ -189,7 +189,7 @@ export class DatabricksDriver implements Driver {
    */
   private async sessionInUtc(): Promise<void> {
     const tag = statementTag(this.settings.deploymentId, undefined);
-    const [row] = await this.execute(`${tag}SELECT current_timezone() AS \`timezone\``, undefined, undefined);
+    const [row] = await this.execute(`${tag}SELECT current_timezone() AS \`timezone\``, undefined);
     const zone = String(row?.timezone ?? '');
     if (!isUtcZone(zone))
       throw new WarehouseUnavailableError(
@@ -202,7 +202,6 @@ export class DatabricksDriver implements Driver {
   /** One statement from submission to its last chunk, cancelled on the warehouse when `signal` aborts. */
   private async execute(
     statement: string,
-    queryId: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<Record<string, unknown>[]> {
     let id: string | undefined;
@@ -212,7 +211,7 @@ export class DatabricksDriver implements Driver {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       // Not aborted in flight: its answer holds the id that cancels the statement it started.
-      let answer = await this.submit(statement, queryId);
+      let answer = await this.submit(statement);
       id = answer.statement_id;
       if (id === undefined || !statementIdPattern.test(id))
         throw new WarehouseUnavailableError('Databricks sent no usable statement id', 'failed');
@@ -268,12 +267,13 @@ export class DatabricksDriver implements Driver {
     return rows;
   }
 
-  /** The statement's submission, with the session the dialect expects and Tessera's query tags. */
-  private submit(statement: string, queryId: string | undefined): Promise<StatementResponse> {
+  /**
+   * The statement's submission, with only the fields the Statement Execution API 2.0 documents: its
+   * query tags are a session's (SET QUERY_TAGS), and this API has no session, so Tessera and the
+   * deployment are named by the statement's leading comment, shown in the query history.
+   */
+  private submit(statement: string): Promise<StatementResponse> {
     const s = this.settings;
-    const tags: Array<{ key: string; value: string }> = [{ key: 'application', value: 'tessera' }];
-    if (Number.isInteger(s.deploymentId)) tags.push({ key: 'deployment', value: String(s.deploymentId) });
-    if (queryId !== undefined && /^[0-9a-f]+$/.test(queryId)) tags.push({ key: 'query', value: queryId });
     const body = JSON.stringify({
       statement,
       warehouse_id: s.warehouseId,
@@ -283,7 +283,6 @@ export class DatabricksDriver implements Driver {
       on_wait_timeout: 'CONTINUE',
       disposition: 'INLINE',
       format: 'JSON_ARRAY',
-      query_tags: tags,
     });
     return this.send('POST', '/api/2.0/sql/statements', body, undefined);
   }
