@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import https from 'node:https';
 import { gunzipSync } from 'node:zlib';
+import { sleep } from './abortable-sleep.ts';
 import { jwtLifetimeSeconds, readServiceAccountKey, selfSignedJwt } from './bigquery-auth.ts';
 import { BigQueryApiError, bigqueryFault, retryableReasons } from './bigquery-faults.ts';
 import { type BigQueryCell, type BigQueryField, queryParameters, rowOf } from './bigquery-values.ts';
@@ -65,17 +66,6 @@ const labelValue = (v: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9_-]/g, '_')
     .slice(0, 63);
-
-const sleep = (ms: number, signal: AbortSignal | undefined) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /**
  * Google BigQuery over its documented REST API v2 (https://cloud.google.com/bigquery/docs/reference/rest),

@@ -1,4 +1,5 @@
 import https from 'node:https';
+import { sleep } from './abortable-sleep.ts';
 import { bearerOf, type DatabricksCredentials } from './databricks-auth.ts';
 import { requestText } from './databricks-http.ts';
 import { inlineParams } from './databricks-literals.ts';
@@ -100,17 +101,6 @@ export function isUtcZone(zone: string): boolean {
     return false; // a zone this process does not know: not taken for UTC
   }
 }
-
-const sleep = (ms: number, signal: AbortSignal | undefined) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /** `promise`, or a cancellation as soon as `signal` aborts (the promise goes on for others). */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

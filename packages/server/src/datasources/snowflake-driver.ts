@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import https from 'node:https';
 import { gunzipSync } from 'node:zlib';
+import { sleep } from './abortable-sleep.ts';
 import {
   type Driver,
   engineFault,
@@ -91,17 +92,6 @@ const pollDelaysMs = [20, 50, 100, 200, 500, 1000];
  */
 const statementTimeoutSeconds = 3600;
 const handlePattern = /^[0-9A-Za-z-]+$/;
-
-const sleep = (ms: number, signal: AbortSignal | undefined) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /**
  * Snowflake over its documented SQL API v2 (https://docs.snowflake.com/en/developer-guide/sql-api),
