@@ -314,7 +314,7 @@ describeInBrowser('data sources and models in the browser (issue 21 item 4)', ()
     await page.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => path.getAttribute('aria-invalid')).toBe('true');
     const beside = await page.locator('.data-source-field-httpPath .field-error').textContent();
-    expect(beside).toMatch(/\/sql\/1\.0\/warehouses\/<id>/);
+    expect(beside).toMatch(/^must be a SQL warehouse's HTTP path, \/sql\/1\.0\/warehouses\/<id>/);
     await browser.screenshot('data-14-databricks-path-refused');
     expect(browser.errors.filter((e) => !/status of 400 \(Bad Request\)/.test(e))).toEqual([]);
     browser.errors.length = 0;

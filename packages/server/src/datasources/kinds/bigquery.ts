@@ -145,10 +145,10 @@ export const bigqueryKind: WarehouseKind = {
     if (literal(settings.projectId) && !projectPattern.test(settings.projectId))
       problems.push({
         field: 'projectId',
-        message: 'is a project id: lowercase letters, digits and hyphens (`my-project-123456`)',
+        message: 'must be a project id: lowercase letters, digits and hyphens, such as my-project-123456',
       });
     if (literal(settings.dataset) && !datasetPattern.test(settings.dataset))
-      problems.push({ field: 'dataset', message: 'is a dataset name: letters, digits and underscores' });
+      problems.push({ field: 'dataset', message: 'must be a dataset name: letters, digits and underscores' });
     // the key read here, so that a pasted file of another kind is a 400 on save, not a failed
     // login later; the message never quotes the key
     if (literal(settings.credentials)) {

@@ -153,7 +153,10 @@ export const databricksKind: WarehouseKind = {
     const host =
       typeof settings.host === 'string' ? settings.host.replace(/^https:\/\//i, '').replace(/\/+$/, '') : '';
     if (literal(host) && !hostPattern.test(host))
-      problems.push({ field: 'host', message: 'is a workspace host name, optionally with `:port` (HTTPS)' });
+      problems.push({
+        field: 'host',
+        message: 'must be a workspace host name, optionally with :port (HTTPS)',
+      });
     if (!settings.httpPath && !settings.warehouseId)
       problems.push({
         field: 'httpPath',
@@ -162,10 +165,11 @@ export const databricksKind: WarehouseKind = {
     if (literal(settings.httpPath) && !httpPathPattern.test(settings.httpPath))
       problems.push({
         field: 'httpPath',
-        message: "is a SQL warehouse's HTTP path, `/sql/1.0/warehouses/<id>` (its Connection details tab)",
+        message:
+          "must be a SQL warehouse's HTTP path, /sql/1.0/warehouses/<id>, from the warehouse's Connection details tab (a cluster's path is not one)",
       });
     if (literal(settings.warehouseId) && !warehouseIdPattern.test(settings.warehouseId))
-      problems.push({ field: 'warehouseId', message: 'is a SQL warehouse id: letters and digits' });
+      problems.push({ field: 'warehouseId', message: 'must be a SQL warehouse id: letters and digits' });
     if (
       literal(settings.httpPath) &&
       literal(settings.warehouseId) &&

@@ -149,7 +149,7 @@ export const snowflakeKind: WarehouseKind = {
         message: 'is an account identifier: letters, digits, `-`, `_` and `.`',
       });
     if (literal(settings.host) && !hostPattern.test(settings.host))
-      problems.push({ field: 'host', message: 'is a host name, optionally with `:port`' });
+      problems.push({ field: 'host', message: 'must be a host name, optionally with :port' });
     if (settings.privateKey && settings.oauthToken)
       problems.push({
         field: 'oauthToken',
