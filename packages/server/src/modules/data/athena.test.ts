@@ -5,10 +5,16 @@ import {
   startAthenaProtocolServer,
 } from '../../../test/athena-protocol-server.ts';
 import { bearer, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { sampleDatabaseFile } from '../../datasources/registry.ts';
-import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
 import { engineQueries } from './engine-queries.ts';
-import { client, copyDemoModel, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
+import {
+  client,
+  copyDemoModel,
+  copySampleTables,
+  listen,
+  normalizeNumbers,
+  rawResponse,
+  tokenFor,
+} from './test-support.ts';
 
 const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
@@ -91,15 +97,7 @@ describe('Athena data sources (protocol server)', () => {
       throttleOnce: true,
     });
     // the sample's tables copied into the protocol server's DuckDB (database `main`)
-    const file = sampleDatabaseFile(server.config.dataDir);
-    await ensureSampleDatabase(file, scale);
-    await athena.duck.run(`ATTACH '${file}' AS sample (READ_ONLY)`);
-    const tables = await athena.duck.runAndReadAll(
-      "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'sample' AND table_type = 'BASE TABLE'",
-    );
-    for (const [table] of tables.getRows() as string[][])
-      await athena.duck.run(`CREATE TABLE main."${table}" AS SELECT * FROM sample.main."${table}"`);
-    await athena.duck.run('DETACH sample');
+    await copySampleTables(server, athena.duck, scale);
 
     settings = {
       type: 'athena',

@@ -1,17 +1,23 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BigQueryProtocolServer,
   startBigQueryProtocolServer,
 } from '../../../test/bigquery-protocol-server.ts';
-import { bearer, startTestServer, type TestServer } from '../../../test/harness.ts';
+import type { TestServer } from '../../../test/harness.ts';
 import { selfSignedCertificate } from '../../../test/self-signed-certificate.ts';
-import { sampleDatabaseFile } from '../../datasources/registry.ts';
-import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
 import { cubesql } from './cubesql/test-support.ts';
 import { engineQueries } from './engine-queries.ts';
-import { client, copyDemoModel, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
+import {
+  client,
+  copyDemoModel,
+  copySampleTables,
+  normalizeNumbers,
+  type RecordingServer,
+  rawResponse,
+  startRecordingServer,
+  tokenFor,
+} from './test-support.ts';
 
 const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
@@ -122,33 +128,14 @@ describe('BigQuery data sources (REST API protocol server)', () => {
   let settings: Record<string, unknown>;
   const log: string[] = [];
   const bodies: string[] = [];
-  const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-    const res = await server.app.inject({
-      method,
-      url,
-      headers: bearer(server.adminKey),
-      ...(payload ? { payload } : {}),
-    });
-    bodies.push(res.body);
-    return res;
-  };
-  const load = async (query: unknown, signal?: AbortSignal) => {
-    const res = await fetch(`${baseUrl}/data/${deploymentId}/cubejs-api/v1/load`, {
-      method: 'POST',
-      headers: { authorization: bqToken, 'content-type': 'application/json' },
-      body: JSON.stringify({ query }),
-      signal,
-    });
-    const text = await res.text();
-    bodies.push(text);
-    return { status: res.status, text };
-  };
+  let recording: RecordingServer;
+  const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    recording.call(method, url, payload);
+  const load = (query: unknown, signal?: AbortSignal) => recording.load(deploymentId, bqToken, query, signal);
 
   beforeAll(async () => {
-    const logStream = new PassThrough();
-    logStream.on('data', (line: Buffer) => log.push(line.toString('utf8')));
-    server = await startTestServer({}, undefined, logStream);
-    baseUrl = await listen(server);
+    recording = await startRecordingServer({ log, bodies });
+    ({ server, baseUrl } = recording);
     const tls = selfSignedCertificate();
     bigquery = await startBigQueryProtocolServer({
       projectId,
@@ -162,15 +149,7 @@ describe('BigQuery data sources (REST API protocol server)', () => {
       pageSize: 7,
     });
     // the sample's tables copied into the protocol server's DuckDB (schema `main`, the dataset)
-    const file = sampleDatabaseFile(server.config.dataDir);
-    await ensureSampleDatabase(file, scale);
-    await bigquery.duck.run(`ATTACH '${file}' AS sample (READ_ONLY)`);
-    const tables = await bigquery.duck.runAndReadAll(
-      "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'sample' AND table_type = 'BASE TABLE'",
-    );
-    for (const [table] of tables.getRows() as string[][])
-      await bigquery.duck.run(`CREATE TABLE main."${table}" AS SELECT * FROM sample.main."${table}"`);
-    await bigquery.duck.run('DETACH sample');
+    await copySampleTables(server, bigquery.duck, scale);
 
     settings = {
       type: 'bigquery',

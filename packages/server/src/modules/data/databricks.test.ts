@@ -1,15 +1,21 @@
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DatabricksProtocolServer,
   startDatabricksProtocolServer,
 } from '../../../test/databricks-protocol-server.ts';
-import { bearer, startTestServer, type TestServer } from '../../../test/harness.ts';
+import type { TestServer } from '../../../test/harness.ts';
 import { selfSignedCertificate } from '../../../test/self-signed-certificate.ts';
-import { sampleDatabaseFile } from '../../datasources/registry.ts';
-import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
 import { engineQueries } from './engine-queries.ts';
-import { client, copyDemoModel, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
+import {
+  client,
+  copyDemoModel,
+  copySampleTables,
+  normalizeNumbers,
+  type RecordingServer,
+  rawResponse,
+  startRecordingServer,
+  tokenFor,
+} from './test-support.ts';
 
 const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
@@ -110,33 +116,15 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
   let settings: Record<string, unknown>;
   const log: string[] = [];
   const bodies: string[] = [];
-  const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-    const res = await server.app.inject({
-      method,
-      url,
-      headers: bearer(server.adminKey),
-      ...(payload ? { payload } : {}),
-    });
-    bodies.push(res.body);
-    return res;
-  };
-  const load = async (query: unknown, signal?: AbortSignal) => {
-    const res = await fetch(`${baseUrl}/data/${deploymentId}/cubejs-api/v1/load`, {
-      method: 'POST',
-      headers: { authorization: dbxToken, 'content-type': 'application/json' },
-      body: JSON.stringify({ query }),
-      signal,
-    });
-    const text = await res.text();
-    bodies.push(text);
-    return { status: res.status, text };
-  };
+  let recording: RecordingServer;
+  const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    recording.call(method, url, payload);
+  const load = (query: unknown, signal?: AbortSignal) =>
+    recording.load(deploymentId, dbxToken, query, signal);
 
   beforeAll(async () => {
-    const logStream = new PassThrough();
-    logStream.on('data', (line: Buffer) => log.push(line.toString('utf8')));
-    server = await startTestServer({}, undefined, logStream);
-    baseUrl = await listen(server);
+    recording = await startRecordingServer({ log, bodies });
+    ({ server, baseUrl } = recording);
     const tls = selfSignedCertificate();
     databricks = await startDatabricksProtocolServer({
       tokens: [token],
@@ -147,15 +135,7 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
       chunkSize: 7,
     });
     // the sample's tables copied into the protocol server's DuckDB (schema `main`)
-    const file = sampleDatabaseFile(server.config.dataDir);
-    await ensureSampleDatabase(file, scale);
-    await databricks.duck.run(`ATTACH '${file}' AS sample (READ_ONLY)`);
-    const tables = await databricks.duck.runAndReadAll(
-      "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'sample' AND table_type = 'BASE TABLE'",
-    );
-    for (const [table] of tables.getRows() as string[][])
-      await databricks.duck.run(`CREATE TABLE main."${table}" AS SELECT * FROM sample.main."${table}"`);
-    await databricks.duck.run('DETACH sample');
+    await copySampleTables(server, databricks.duck, scale);
 
     settings = {
       type: 'databricks',

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { startTrinoProtocolServer, type TrinoProtocolServer } from '../../../test/trino-protocol-server.ts';
-import { sampleDatabaseFile } from '../../datasources/registry.ts';
-import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
 import { engineQueries } from './engine-queries.ts';
-import { client, copyDemoModel, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
+import {
+  client,
+  copyDemoModel,
+  copySampleTables,
+  listen,
+  normalizeNumbers,
+  rawResponse,
+  tokenFor,
+} from './test-support.ts';
 
 const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
@@ -32,15 +38,7 @@ describe('Presto data sources (protocol server)', () => {
     server = await startTestServer();
     baseUrl = await listen(server);
     presto = await startTrinoProtocolServer({ catalog: 'memory', pageSize: 7 });
-    const file = sampleDatabaseFile(server.config.dataDir);
-    await ensureSampleDatabase(file, scale);
-    await presto.duck.run(`ATTACH '${file}' AS sample (READ_ONLY)`);
-    const tables = await presto.duck.runAndReadAll(
-      "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'sample' AND table_type = 'BASE TABLE'",
-    );
-    for (const [table] of tables.getRows() as string[][])
-      await presto.duck.run(`CREATE TABLE main."${table}" AS SELECT * FROM sample.main."${table}"`);
-    await presto.duck.run('DETACH sample');
+    await copySampleTables(server, presto.duck, scale);
     const settings = {
       type: 'presto',
       host: '127.0.0.1',

@@ -1,16 +1,22 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestServer, type TestServer } from '../../../test/harness.ts';
+import type { TestServer } from '../../../test/harness.ts';
 import { selfSignedCertificate } from '../../../test/self-signed-certificate.ts';
 import {
   type SnowflakeProtocolServer,
   startSnowflakeProtocolServer,
 } from '../../../test/snowflake-protocol-server.ts';
-import { sampleDatabaseFile } from '../../datasources/registry.ts';
-import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
 import { engineQueries } from './engine-queries.ts';
-import { client, copyDemoModel, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
+import {
+  client,
+  copyDemoModel,
+  copySampleTables,
+  normalizeNumbers,
+  type RecordingServer,
+  rawResponse,
+  startRecordingServer,
+  tokenFor,
+} from './test-support.ts';
 
 const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
@@ -77,33 +83,15 @@ describe('Snowflake data sources (SQL API protocol server)', () => {
   let settings: Record<string, unknown>;
   const log: string[] = [];
   const bodies: string[] = [];
-  const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-    const res = await server.app.inject({
-      method,
-      url,
-      headers: bearer(server.adminKey),
-      ...(payload ? { payload } : {}),
-    });
-    bodies.push(res.body);
-    return res;
-  };
-  const load = async (query: unknown, signal?: AbortSignal) => {
-    const res = await fetch(`${baseUrl}/data/${deploymentId}/cubejs-api/v1/load`, {
-      method: 'POST',
-      headers: { authorization: snowToken, 'content-type': 'application/json' },
-      body: JSON.stringify({ query }),
-      signal,
-    });
-    const text = await res.text();
-    bodies.push(text);
-    return { status: res.status, text };
-  };
+  let recording: RecordingServer;
+  const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    recording.call(method, url, payload);
+  const load = (query: unknown, signal?: AbortSignal) =>
+    recording.load(deploymentId, snowToken, query, signal);
 
   beforeAll(async () => {
-    const logStream = new PassThrough();
-    logStream.on('data', (line: Buffer) => log.push(line.toString('utf8')));
-    server = await startTestServer({}, undefined, logStream);
-    baseUrl = await listen(server);
+    recording = await startRecordingServer({ log, bodies });
+    ({ server, baseUrl } = recording);
     const tls = selfSignedCertificate();
     snowflake = await startSnowflakeProtocolServer({
       account: 'xy12345.eu-central-1',
@@ -116,15 +104,7 @@ describe('Snowflake data sources (SQL API protocol server)', () => {
       partitionSize: 7,
     });
     // the sample's tables copied into the protocol server's DuckDB (schema `main`)
-    const file = sampleDatabaseFile(server.config.dataDir);
-    await ensureSampleDatabase(file, scale);
-    await snowflake.duck.run(`ATTACH '${file}' AS sample (READ_ONLY)`);
-    const tables = await snowflake.duck.runAndReadAll(
-      "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'sample' AND table_type = 'BASE TABLE'",
-    );
-    for (const [table] of tables.getRows() as string[][])
-      await snowflake.duck.run(`CREATE TABLE main."${table}" AS SELECT * FROM sample.main."${table}"`);
-    await snowflake.duck.run('DETACH sample');
+    await copySampleTables(server, snowflake.duck, scale);
 
     settings = {
       type: 'snowflake',

@@ -1,6 +1,10 @@
+import { PassThrough } from 'node:stream';
 import cube from '@cubejs-client/core';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TestServer } from '../../../test/harness.ts';
-import { bearer } from '../../../test/harness.ts';
+import { bearer, startTestServer } from '../../../test/harness.ts';
+import { sampleDatabaseFile } from '../../datasources/registry.ts';
+import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
 
 /** Shared by the data-API tests: a listening server, tokens from the management API, a client. */
 export async function listen(server: TestServer): Promise<string> {
@@ -70,5 +74,79 @@ export function rawResponse(rs: { serialize(): { loadResponse: unknown } }) {
   return rs.serialize().loadResponse as {
     queryType: string;
     results: (Record<string, unknown> & { lastRefreshTime: string; dbType: string })[];
+  };
+}
+
+/**
+ * The sample database's tables (generated at `scale` when missing) copied into a protocol server's
+ * DuckDB, schema `main`: the warehouse a protocol test's deployment reads, with the demo's rows.
+ */
+export async function copySampleTables(
+  server: TestServer,
+  duck: DuckDBConnection,
+  scale: number,
+): Promise<void> {
+  const file = sampleDatabaseFile(server.config.dataDir);
+  await ensureSampleDatabase(file, scale);
+  await duck.run(`ATTACH '${file}' AS sample (READ_ONLY)`);
+  const tables = await duck.runAndReadAll(
+    "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'sample' AND table_type = 'BASE TABLE'",
+  );
+  for (const [table] of tables.getRows() as string[][])
+    await duck.run(`CREATE TABLE main."${table}" AS SELECT * FROM sample.main."${table}"`);
+  await duck.run('DETACH sample');
+}
+
+type InjectedResponse = Awaited<ReturnType<TestServer['app']['inject']>>;
+
+/**
+ * A listening test server for a warehouse file that keeps its log lines and the body of every
+ * admin call and data-API answer, so that the file can check that no secret appears in any.
+ */
+export interface RecordingServer {
+  server: TestServer;
+  baseUrl: string;
+  call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown): Promise<InjectedResponse>;
+  /** POST /v1/load over HTTP; aborting `signal` closes the connection before the answer. */
+  load(
+    deploymentId: number,
+    token: string,
+    query: unknown,
+    signal?: AbortSignal,
+  ): Promise<{ status: number; text: string }>;
+}
+
+export async function startRecordingServer(kept: {
+  log: string[];
+  bodies: string[];
+}): Promise<RecordingServer> {
+  const logStream = new PassThrough();
+  logStream.on('data', (line: Buffer) => kept.log.push(line.toString('utf8')));
+  const server = await startTestServer({}, undefined, logStream);
+  const baseUrl = await listen(server);
+  return {
+    server,
+    baseUrl,
+    async call(method, url, payload) {
+      const res = await server.app.inject({
+        method,
+        url,
+        headers: bearer(server.adminKey),
+        ...(payload ? { payload } : {}),
+      });
+      kept.bodies.push(res.body);
+      return res;
+    },
+    async load(deploymentId, token, query, signal) {
+      const res = await fetch(`${baseUrl}/data/${deploymentId}/cubejs-api/v1/load`, {
+        method: 'POST',
+        headers: { authorization: token, 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+        signal,
+      });
+      const text = await res.text();
+      kept.bodies.push(text);
+      return { status: res.status, text };
+    },
   };
 }

@@ -3,10 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestServer, type TestServer } from '../../../test/harness.ts';
 import { selfSignedCertificate } from '../../../test/self-signed-certificate.ts';
 import { startTrinoProtocolServer, type TrinoProtocolServer } from '../../../test/trino-protocol-server.ts';
-import { sampleDatabaseFile } from '../../datasources/registry.ts';
-import { ensureSampleDatabase } from '../../datasources/sample/generate.ts';
 import { engineQueries } from './engine-queries.ts';
-import { client, copyDemoModel, listen, normalizeNumbers, rawResponse, tokenFor } from './test-support.ts';
+import {
+  client,
+  copyDemoModel,
+  copySampleTables,
+  listen,
+  normalizeNumbers,
+  rawResponse,
+  tokenFor,
+} from './test-support.ts';
 
 const scale = 0.002;
 process.env.TESSERA_SAMPLE_SCALE = String(scale);
@@ -88,15 +94,7 @@ describe('Trino data sources (protocol server)', () => {
       busyOnce: true,
     });
     // the sample's tables copied into the protocol server's DuckDB (catalog `memory`, schema `main`)
-    const file = sampleDatabaseFile(server.config.dataDir);
-    await ensureSampleDatabase(file, scale);
-    await trino.duck.run(`ATTACH '${file}' AS sample (READ_ONLY)`);
-    const tables = await trino.duck.runAndReadAll(
-      "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'sample' AND table_type = 'BASE TABLE'",
-    );
-    for (const [table] of tables.getRows() as string[][])
-      await trino.duck.run(`CREATE TABLE main."${table}" AS SELECT * FROM sample.main."${table}"`);
-    await trino.duck.run('DETACH sample');
+    await copySampleTables(server, trino.duck, scale);
 
     settings = {
       type: 'trino',
