@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CubeQuery,
-  compileModelOrThrow,
-  compileQuery,
-  type DialectName,
-  formatRow,
-} from '../src/index.ts';
+import { type CubeQuery, compileQuery, type DialectName, formatRow } from '../src/index.ts';
 import { duckdbEngine, type Engine, runQuery } from './engines.ts';
-import { ADMIN, fixtureFiles, NOW } from './fixtures/model.ts';
+import { extraTables, labelRows, modelWithExtras } from './fixtures/engine-extras.ts';
+import { ADMIN, NOW } from './fixtures/model.ts';
 import { queries } from './queries.ts';
 
 /**
@@ -64,95 +59,13 @@ function toDuckDb(sql: string, params: readonly unknown[]): string {
   return likeEscapes(translated);
 }
 
-const extraCubes = `cubes:
-  - name: dst_events
-    sql_table: dst_events
-    measures:
-      - name: count
-        type: count
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: at
-        sql: created_at
-        type: time
-  - name: labels
-    sql_table: labels
-    measures:
-      - name: count
-        type: count
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: name
-        sql: name
-        type: string
-  - name: staged
-    sql_table: orders
-    measures:
-      - name: amount
-        type: sum
-        sql: amount
-      - name: amount_prior_month
-        multi_stage: true
-        type: sum
-        sql: "{amount}"
-        time_shift:
-          - interval: 1 month
-            type: prior
-      - name: amount_next_week
-        multi_stage: true
-        type: sum
-        sql: "{amount}"
-        time_shift:
-          - interval: 1 week
-            type: next
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: status
-        sql: status
-        type: string
-      - name: created_at
-        sql: created_at
-        type: time
-`;
-const model = compileModelOrThrow([
-  ...fixtureFiles(),
-  { path: 'model/bigquery_extra.yml', content: extraCubes },
-]);
-
-// UTC instants around New York's DST changes: 2024-03-10 02:00 local does not exist (07:00 UTC is
-// 03:00 EDT), 2024-11-03 01:00-02:00 local happens twice (05:00 and 06:00 UTC)
-const dstRows = [
-  '2024-03-10 05:30:00',
-  '2024-03-10 06:59:59',
-  '2024-03-10 07:00:00',
-  '2024-03-10 07:30:00',
-  '2024-11-03 04:30:00',
-  '2024-11-03 05:15:00',
-  '2024-11-03 06:15:00',
-  '2024-11-03 07:00:00',
-];
-const labelRows = ['Sale 50% off', 'Sale 50 off', 'Sale 500 off', 'snake_case', 'snakeXcase', 'SNAKE_CASE'];
+const model = modelWithExtras();
 
 let duck: Engine;
 beforeAll(async () => {
   duck = await duckdbEngine();
   for (const m of macros) await duck.run(m, []);
-  await duck.run('CREATE TABLE dst_events (id INTEGER, created_at TIMESTAMP)', []);
-  await duck.run(
-    `INSERT INTO dst_events VALUES ${dstRows.map((t, i) => `(${i + 1}, '${t}')`).join(', ')}`,
-    [],
-  );
-  await duck.run('CREATE TABLE labels (id INTEGER, name VARCHAR)', []);
-  await duck.run(`INSERT INTO labels VALUES ${labelRows.map((n, i) => `(${i + 1}, '${n}')`).join(', ')}`, []);
+  for (const statement of extraTables('TIMESTAMP')) await duck.run(statement, []);
 });
 afterAll(async () => {
   await duck?.close();

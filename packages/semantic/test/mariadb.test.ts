@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CubeQuery,
-  compileModelOrThrow,
-  compileQuery,
-  type DialectName,
-  UserError,
-} from '../src/index.ts';
+import { type CubeQuery, compileQuery, type DialectName, UserError } from '../src/index.ts';
 import {
   duckdbEngine,
   type Engine,
@@ -14,7 +8,8 @@ import {
   mariadbEngine,
   runQuery,
 } from './engines.ts';
-import { ADMIN, fixtureFiles, NOW } from './fixtures/model.ts';
+import { extraTables, modelWithExtras } from './fixtures/engine-extras.ts';
+import { ADMIN, NOW } from './fixtures/model.ts';
 import { queries } from './queries.ts';
 
 /**
@@ -27,110 +22,7 @@ import { queries } from './queries.ts';
  * - what MySQL cannot compute (a median, multi-stage measures combined by a FULL JOIN) is a
  *   UserError (the data API's 400) naming the feature and the engine, never other rows.
  */
-const extraCubes = `cubes:
-  - name: shapes
-    sql_table: orders
-    measures:
-      - name: count
-        type: count
-      - name: rolling_7d
-        type: sum
-        sql: amount
-        rolling_window:
-          trailing: 7 day
-      - name: median_amount
-        type: median
-        sql: amount
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: status
-        sql: status
-        type: string
-      - name: created_at
-        sql: created_at
-        type: time
-  - name: dst_events
-    sql_table: dst_events
-    measures:
-      - name: count
-        type: count
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: at
-        sql: created_at
-        type: time
-  - name: labels
-    sql_table: labels
-    measures:
-      - name: count
-        type: count
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: name
-        sql: name
-        type: string
-  - name: staged
-    sql_table: orders
-    measures:
-      - name: amount
-        type: sum
-        sql: amount
-      - name: amount_prior_month
-        multi_stage: true
-        type: sum
-        sql: "{amount}"
-        time_shift:
-          - interval: 1 month
-            type: prior
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: status
-        sql: status
-        type: string
-      - name: created_at
-        sql: created_at
-        type: time
-`;
-const model = compileModelOrThrow([
-  ...fixtureFiles(),
-  { path: 'model/mariadb_extra.yml', content: extraCubes },
-]);
-
-// UTC instants around New York's DST changes: 2024-03-10 02:00 local does not exist (07:00 UTC is
-// 03:00 EDT), 2024-11-03 01:00-02:00 local happens twice (05:00 and 06:00 UTC)
-const dstRows = [
-  [1, '2024-03-10 05:30:00'],
-  [2, '2024-03-10 06:59:59'],
-  [3, '2024-03-10 07:00:00'],
-  [4, '2024-03-10 07:30:00'],
-  [5, '2024-03-11 03:59:00'],
-  [6, '2024-03-11 04:00:00'],
-  [7, '2024-11-03 04:30:00'],
-  [8, '2024-11-03 05:15:00'],
-  [9, '2024-11-03 06:15:00'],
-  [10, '2024-11-03 07:00:00'],
-  [11, '2024-11-04 04:59:00'],
-  [12, '2024-11-04 05:00:00'],
-];
-const labelRows = ['Sale 50% off', 'Sale 50 off', 'Sale 500 off', 'snake_case', 'snakeXcase', 'SNAKE_CASE'];
-const extraTables = (time: string) => [
-  `CREATE TABLE dst_events (id INTEGER, created_at ${time})`,
-  `INSERT INTO dst_events VALUES ${dstRows.map(([id, t]) => `(${id}, '${t}')`).join(', ')}`,
-  'CREATE TABLE labels (id INTEGER, name VARCHAR(100))',
-  `INSERT INTO labels VALUES ${labelRows.map((n, i) => `(${i + 1}, '${n}')`).join(', ')}`,
-];
+const model = modelWithExtras();
 
 const up = await mariadbAvailable();
 const engines: Partial<Record<DialectName, Engine>> = {};
