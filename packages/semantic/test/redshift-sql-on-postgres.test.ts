@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CubeQuery, compileModelOrThrow, compileQuery, type DialectName } from '../src/index.ts';
+import { type CubeQuery, compileQuery, type DialectName } from '../src/index.ts';
 import { type Engine, postgresAvailable, postgresEngine, runQuery } from './engines.ts';
-import { ADMIN, fixtureFiles, NOW } from './fixtures/model.ts';
+import { extraTables, modelWithExtras } from './fixtures/engine-extras.ts';
+import { ADMIN, NOW } from './fixtures/model.ts';
 import { queries } from './queries.ts';
 
 /**
@@ -29,62 +30,14 @@ const goldenOnly: Record<string, RegExp> = {
   custom_fortnight: /DATEADD\(day, /,
 };
 
-const extraCubes = `cubes:
-  - name: dst_events
-    sql_table: dst_events
-    measures:
-      - name: count
-        type: count
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: at
-        sql: created_at
-        type: time
-  - name: labels
-    sql_table: labels
-    measures:
-      - name: count
-        type: count
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: name
-        sql: name
-        type: string
-`;
-const model = compileModelOrThrow([
-  ...fixtureFiles(),
-  { path: 'model/redshift_extra.yml', content: extraCubes },
-]);
+const model = modelWithExtras();
 
-// UTC instants around New York's DST changes of 2024 (03-10 07:00 UTC, 11-03 06:00 UTC)
-const dstRows = [
-  '2024-03-10 05:30:00',
-  '2024-03-10 06:59:59',
-  '2024-03-10 07:00:00',
-  '2024-03-10 07:30:00',
-  '2024-03-11 03:59:00',
-  '2024-11-03 04:30:00',
-  '2024-11-03 05:15:00',
-  '2024-11-03 06:15:00',
-  '2024-11-03 07:00:00',
-  '2024-11-04 04:59:00',
-];
-const labelRows = ['Sale 50% off', 'Sale 50 off', 'Sale 500 off', 'snake_case', 'snakeXcase', 'SNAKE_CASE'];
 const standIn = [
   'SET standard_conforming_strings = off',
   'SET escape_string_warning = off',
   `CREATE FUNCTION convert_timezone(source text, target text, ts timestamp) RETURNS timestamp
      LANGUAGE sql IMMUTABLE AS 'SELECT (ts AT TIME ZONE source) AT TIME ZONE target'`,
-  'CREATE TABLE dst_events (id INTEGER, created_at TIMESTAMP)',
-  `INSERT INTO dst_events VALUES ${dstRows.map((t, i) => `(${i + 1}, '${t}')`).join(', ')}`,
-  'CREATE TABLE labels (id INTEGER, name VARCHAR(100))',
-  `INSERT INTO labels VALUES ${labelRows.map((n, i) => `(${i + 1}, '${n}')`).join(', ')}`,
+  ...extraTables('TIMESTAMP'),
 ];
 
 const up = await postgresAvailable();
