@@ -122,9 +122,8 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
  *
  * A statement is POSTed to /api/2.0/sql/statements with the warehouse, catalog and schema, a
  * `wait_timeout` of 5 s with `on_wait_timeout` CONTINUE (a short statement answers in that one
- * round trip), disposition INLINE and format JSON_ARRAY, and query tags naming Tessera, the
- * deployment and the execution (statement-level tags, "Query tags"); its text starts with the same
- * comment as the other engines'. A PENDING or RUNNING answer is polled at
+ * round trip), disposition INLINE and format JSON_ARRAY; its text starts with the same comment as
+ * the other engines', naming Tessera, the deployment and the execution in the query history. A PENDING or RUNNING answer is polled at
  * /api/2.0/sql/statements/{id}; the result's first chunk comes with SUCCEEDED, and the others by
  * each chunk's `next_chunk_internal_link`. Aborting POSTs /api/2.0/sql/statements/{id}/cancel.
  * The submit has no idempotency key, so it is retried only on 429 (refused before it ran); GETs

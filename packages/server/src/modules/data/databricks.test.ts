@@ -98,9 +98,9 @@ const extraModel = `cubes:
  * Databricks SQL as a warehouse (issue 24 items 1-3) against a server in this process speaking the
  * Statement Execution API 2.0 over HTTPS (test/databricks-protocol-server.ts), with the SQL run on
  * DuckDB over a copy of the sample data: the data API's rows equal the DuckDB deployment's for the
- * shared engine queries; each request carries the token; statements carry Tessera's query tags and
- * comment, are polled through PENDING and RUNNING, and come in several chunks; a 429 on submit is
- * retried; a client going away or the data API's timeout cancels the statement; a deployment runs
+ * shared engine queries; each request carries the token; statements carry Tessera's comment and
+ * only the API's documented fields, are polled through PENDING and RUNNING, and come in several
+ * chunks; a 429 on submit is retried; a client going away or the data API's timeout cancels the statement; a deployment runs
  * at most `maxConnections` statements at once; a failed statement is a 400 (the query's SQLSTATE)
  * or a 503 (the engine's); connection tests say what failed; the token and the OAuth secret appear
  * in no response and no log line.
@@ -179,7 +179,7 @@ describe('Databricks data sources (Statement Execution API protocol server)', ()
     }
   });
 
-  it('submits to the warehouse with catalog, schema, query tags and the statement comment, and reads every chunk', async () => {
+  it('submits to the warehouse with catalog, schema and the statement comment, and reads every chunk', async () => {
     const before = databricks.statements.length;
     // a query of its own, which no earlier test left in the result cache
     const rows = (await dbxClient.load({ ...engineQueries.ungrouped!, limit: 19 })).rawData();
