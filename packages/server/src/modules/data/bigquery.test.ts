@@ -15,6 +15,7 @@ import {
   normalizeNumbers,
   type RecordingServer,
   rawResponse,
+  rolledCube,
   startRecordingServer,
   tokenFor,
 } from './test-support.ts';
@@ -80,32 +81,7 @@ const extraModel = `cubes:
     measures:
       - name: count
         type: count
-  - name: rolled
-    sql_table: orders
-    measures:
-      - name: count
-        type: count
-      - name: amount
-        type: sum
-        sql: amount
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: status
-        sql: status
-        type: string
-      - name: created_at
-        sql: created_at
-        type: time
-    pre_aggregations:
-      - name: daily
-        measures: [count, amount]
-        dimensions: [status]
-        time_dimension: created_at
-        granularity: day
-`;
+${rolledCube}`;
 
 /**
  * BigQuery as a warehouse (issue 24 items 1-3) against a server in this process speaking the REST

@@ -13,6 +13,7 @@ import {
   normalizeNumbers,
   type RecordingServer,
   rawResponse,
+  rolledCube,
   startRecordingServer,
   tokenFor,
 } from './test-support.ts';
@@ -56,32 +57,7 @@ const extraModel = `cubes:
     measures:
       - name: count
         type: count
-  - name: rolled
-    sql_table: orders
-    measures:
-      - name: count
-        type: count
-      - name: amount
-        type: sum
-        sql: amount
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-      - name: status
-        sql: status
-        type: string
-      - name: created_at
-        sql: created_at
-        type: time
-    pre_aggregations:
-      - name: daily
-        measures: [count, amount]
-        dimensions: [status]
-        time_dimension: created_at
-        granularity: day
-  - name: labels
+${rolledCube}  - name: labels
     # Databricks SQL: a quote in a literal is \\', a backslash \\\\ ("STRING type")
     sql: >-
       SELECT 1 AS id, 'O\\'Brien C:\\\\temp 50%' AS label

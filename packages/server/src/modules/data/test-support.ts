@@ -150,3 +150,34 @@ export async function startRecordingServer(kept: {
     },
   };
 }
+
+/**
+ * A cube over the sample's orders with a daily rollup, as the YAML of one list item under
+ * `cubes:`: the files that build a pre-aggregation on a warehouse kind through its protocol server.
+ */
+export const rolledCube = `  - name: rolled
+    sql_table: orders
+    measures:
+      - name: count
+        type: count
+      - name: amount
+        type: sum
+        sql: amount
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+      - name: status
+        sql: status
+        type: string
+      - name: created_at
+        sql: created_at
+        type: time
+    pre_aggregations:
+      - name: daily
+        measures: [count, amount]
+        dimensions: [status]
+        time_dimension: created_at
+        granularity: day
+`;
