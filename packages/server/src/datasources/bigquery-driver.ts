@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import https from 'node:https';
-import { gunzipSync } from 'node:zlib';
 import { sleep } from './abortable-sleep.ts';
 import { jwtLifetimeSeconds, readServiceAccountKey, selfSignedJwt } from './bigquery-auth.ts';
 import { BigQueryApiError, bigqueryFault, retryableReasons } from './bigquery-faults.ts';
@@ -13,6 +12,7 @@ import {
   statementTag,
   WarehouseUnavailableError,
 } from './driver.ts';
+import { requestText } from './http-text.ts';
 import { SlotQueue } from './slot-queue.ts';
 
 export interface BigQuerySettings {
@@ -249,43 +249,24 @@ export class BigQueryDriver implements Driver {
     signal: AbortSignal | undefined,
   ): Promise<{ status: number; text: string }> {
     const token = this.token();
-    return new Promise((resolve, reject) => {
-      const req = https.request(
-        new URL(this.base + path),
-        {
-          method,
-          agent: this.agent,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            Accept: 'application/json',
-            'Accept-Encoding': 'gzip',
-            'User-Agent': 'Tessera',
-            ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-          },
-          timeout: this.settings.connectionTimeoutMs ?? 30_000,
-          signal,
+    return requestText(
+      'BigQuery',
+      new URL(this.base + path),
+      {
+        method,
+        agent: this.agent,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          Accept: 'application/json',
+          'Accept-Encoding': 'gzip',
+          'User-Agent': 'Tessera',
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
         },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            try {
-              const raw = Buffer.concat(chunks);
-              const data = res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
-              resolve({ status: res.statusCode ?? 0, text: data.toString('utf8') });
-            } catch (error) {
-              reject(error);
-            }
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('timeout', () =>
-        req.destroy(Object.assign(new Error('BigQuery timeout'), { code: 'ETIMEDOUT' })),
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+        timeout: this.settings.connectionTimeoutMs ?? 30_000,
+        signal,
+      },
+      body,
+    );
   }
 
   async close(): Promise<void> {

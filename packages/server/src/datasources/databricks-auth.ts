@@ -1,5 +1,5 @@
 import type https from 'node:https';
-import { type HttpAnswer, requestText } from './databricks-http.ts';
+import { type HttpAnswer, requestText } from './http-text.ts';
 
 /** No token and no OAuth client is saved: nothing to sign in with. */
 export class DatabricksNoCredentialsError extends Error {
@@ -54,6 +54,7 @@ export function bearerOf(
       'base64',
     );
     const answer: HttpAnswer = await requestText(
+      'Databricks',
       new URL('/oidc/v1/token', base),
       {
         method: 'POST',

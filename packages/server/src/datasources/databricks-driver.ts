@@ -1,7 +1,6 @@
 import https from 'node:https';
 import { sleep } from './abortable-sleep.ts';
 import { bearerOf, type DatabricksCredentials } from './databricks-auth.ts';
-import { requestText } from './databricks-http.ts';
 import { inlineParams } from './databricks-literals.ts';
 import { type DatabricksColumn, rowOf } from './databricks-values.ts';
 import {
@@ -13,6 +12,7 @@ import {
   WarehouseUnavailableError,
 } from './driver.ts';
 import { databricksFault } from './engine-faults.ts';
+import { requestText } from './http-text.ts';
 import { SlotQueue } from './slot-queue.ts';
 
 export interface DatabricksSettings extends DatabricksCredentials {
@@ -320,6 +320,7 @@ export class DatabricksDriver implements Driver {
   ) {
     const token = await this.bearer();
     return requestText(
+      'Databricks',
       new URL(path, this.base),
       {
         method,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import https from 'node:https';
-import { gunzipSync } from 'node:zlib';
 import { sleep } from './abortable-sleep.ts';
 import {
   type Driver,
@@ -11,6 +10,7 @@ import {
   WarehouseUnavailableError,
 } from './driver.ts';
 import { type SnowflakeFailure, snowflakeFault } from './engine-faults.ts';
+import { requestText } from './http-text.ts';
 import { SlotQueue } from './slot-queue.ts';
 import {
   jwtLifetimeSeconds,
@@ -251,45 +251,26 @@ export class SnowflakeDriver implements Driver {
     signal: AbortSignal | undefined,
   ): Promise<{ status: number; text: string }> {
     const { token, type } = this.credential();
-    return new Promise((resolve, reject) => {
-      const req = https.request(
-        new URL(path, this.base),
-        {
-          method,
-          agent: this.agent,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            'X-Snowflake-Authorization-Token-Type': type,
-            Accept: 'application/json',
-            'Accept-Encoding': 'gzip',
-            'User-Agent': 'Tessera',
-            ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-          },
-          timeout: this.settings.connectionTimeoutMs ?? 30_000,
-          signal,
+    return requestText(
+      'Snowflake',
+      new URL(path, this.base),
+      {
+        method,
+        agent: this.agent,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'X-Snowflake-Authorization-Token-Type': type,
+          Accept: 'application/json',
+          // partitions after the first may come gzip-compressed
+          'Accept-Encoding': 'gzip',
+          'User-Agent': 'Tessera',
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
         },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            try {
-              const raw = Buffer.concat(chunks);
-              // partitions after the first may come gzip-compressed
-              const data = res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
-              resolve({ status: res.statusCode ?? 0, text: data.toString('utf8') });
-            } catch (error) {
-              reject(error);
-            }
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('timeout', () =>
-        req.destroy(Object.assign(new Error('Snowflake timeout'), { code: 'ETIMEDOUT' })),
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+        timeout: this.settings.connectionTimeoutMs ?? 30_000,
+        signal,
+      },
+      body,
+    );
   }
 
   async close(): Promise<void> {

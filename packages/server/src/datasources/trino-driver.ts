@@ -9,6 +9,7 @@ import {
   WarehouseUnavailableError,
 } from './driver.ts';
 import { type TrinoError, trinoFault } from './engine-faults.ts';
+import { requestText } from './http-text.ts';
 import { SlotQueue } from './slot-queue.ts';
 import { inlineParams } from './trino-literals.ts';
 
@@ -207,33 +208,21 @@ export class TrinoDriver implements Driver {
     // a nextUri on another host than the coordinator's is not followed with its credentials
     if (url.host !== new URL(this.base).host)
       return Promise.reject(new WarehouseUnavailableError('Trino sent a nextUri on another host', 'failed'));
-    const transport = url.protocol === 'https:' ? https : http;
-    return new Promise((resolve, reject) => {
-      const req = transport.request(
-        url,
-        {
-          method,
-          agent: this.agent,
-          headers: {
-            ...this.headers(queryId),
-            ...(body !== undefined ? { 'Content-Type': 'text/plain; charset=utf-8' } : {}),
-          },
-          timeout: this.settings.connectionTimeoutMs ?? 30_000,
-          signal,
+    return requestText(
+      'Trino',
+      url,
+      {
+        method,
+        agent: this.agent,
+        headers: {
+          ...this.headers(queryId),
+          ...(body !== undefined ? { 'Content-Type': 'text/plain; charset=utf-8' } : {}),
         },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('timeout', () => req.destroy(Object.assign(new Error('Trino timeout'), { code: 'ETIMEDOUT' })));
-      req.on('error', reject);
-      req.end(body);
-    });
+        timeout: this.settings.connectionTimeoutMs ?? 30_000,
+        signal,
+      },
+      body,
+    );
   }
 
   async close(): Promise<void> {
