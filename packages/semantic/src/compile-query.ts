@@ -89,7 +89,6 @@ export function compileQuery(model: Model, query: CubeQuery, options: CompileQue
       options.allowUngroupedWithoutPrimaryKey === true || query.allowUngroupedWithoutPrimaryKey === true,
     distinctKeysOnly: options.distinctKeysOnly === true,
     securityContext: options.securityContext,
-    ...(dialect.timeShift ? { timeShift: dialect.timeShift } : {}),
   });
   const printed = printSelect(plan.select, dialect);
   const columns = outputColumns(plan.columns, (c) => (yieldsTime(c.member) ? 'time' : memberType(c.member)));

@@ -103,10 +103,8 @@ export const bigquery: Dialect = {
   // `timestamptz + interval '1 month'` in its UTC session), and back to a TIMESTAMP: a TIMESTAMP
   // takes no MONTH, QUARTER or YEAR interval, which Cube's BigqueryQuery also adds through
   // DATETIME (addTimestampInterval, cube-js/cube#9432)
-  timeShift: (interval, forward) => ({
-    before: 'CAST(DATETIME(',
-    after: `) ${forward ? '+' : '-'} ${bigqueryInterval(interval)} AS TIMESTAMP)`,
-  }),
+  timeShift: (expr, interval, forward) =>
+    `CAST(DATETIME(${expr}) ${forward ? '+' : '-'} ${bigqueryInterval(interval)} AS TIMESTAMP)`,
   approxCountDistinct: (arg) => `APPROX_COUNT_DISTINCT(${arg})`,
   median: (arg) =>
     `(SELECT PERCENTILE_CONT(${quoteIdentifier('__v')}, 0.5) OVER () FROM UNNEST(ARRAY_AGG(${arg} IGNORE NULLS)) AS ${quoteIdentifier('__v')} LIMIT 1)`,

@@ -78,10 +78,10 @@ export interface Dialect {
    */
   keylessJoin?: (on: string, left: string, right: string) => string;
   /**
-   * SQL around a time dimension's own that moves it by a multi-stage measure's time_shift
-   * (`forward`: later), where `(sql) + INTERVAL '1 months'` is not the engine's. Absent: that.
+   * `expr` (a time dimension's SQL) moved by a multi-stage measure's time_shift (`forward`: later),
+   * where `(expr) + <interval>` is not the engine's. Absent: that.
    */
-  timeShift?: (interval: Interval, forward: boolean) => { before: string; after: string };
+  timeShift?: (expr: string, interval: Interval, forward: boolean) => string;
   /**
    * Features the planner's SQL needs that the engine lacks, each the words of the 400 refusing a
    * query that needs it (never rows the engine would compute differently).

@@ -56,6 +56,11 @@ export function printSelect(select: Select, dialect: Dialect): CompiledSql {
         );
       case 'interval':
         return dialect.interval(e.interval);
+      case 'timeShift': {
+        const moved = expr(e.expr);
+        if (dialect.timeShift) return dialect.timeShift(moved, e.interval, e.forward);
+        return `(${moved}) ${e.forward ? '+' : '-'} ${dialect.interval(e.interval)}`;
+      }
       case 'agg': {
         const arg = e.arg === null ? '*' : expr(e.arg);
         if (e.fn === 'approxCountDistinct') return dialect.approxCountDistinct(arg);
@@ -207,6 +212,7 @@ function keylessSides(on: Expr, right: string): { left: Expr; right: Expr } | nu
         );
       case 'dateTrunc':
       case 'toLocal':
+      case 'timeShift':
         return collect(e.expr);
       case 'timestamp':
       case 'interval':

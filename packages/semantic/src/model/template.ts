@@ -187,7 +187,7 @@ export function* walkParts(t: SqlTemplate): Generator<Exclude<TemplatePart, stri
     yield p;
     if (p.ref === 'filterParams' || p.ref === 'securityContext') yield* walkParts(targetSql(p.target));
     if (p.ref === 'filterGroup') for (const item of p.items) yield* walkParts(targetSql(item.target));
-    if (p.ref === 'convertTz' || p.ref === 'castText') yield* walkParts(p.sql);
+    if (p.ref === 'convertTz' || p.ref === 'castText' || p.ref === 'timeShift') yield* walkParts(p.sql);
   }
 }
 
@@ -202,7 +202,7 @@ export function printTemplate(t: SqlTemplate, params: readonly string[] = []): s
     const names = Array.from({ length: x.params }, (_, i) => `arg${i}`);
     return `(${names.join(', ')}) => ${JSON.stringify(printTemplate(x.body, names))}`;
   };
-  const part = (p: Exclude<TemplatePart, string | { ref: 'interval' } | { ref: 'castText' }>): string => {
+  const part = (p: Exclude<TemplatePart, string | { ref: 'timeShift' } | { ref: 'castText' }>): string => {
     switch (p.ref) {
       case 'cube':
         return p.cube;
@@ -231,8 +231,8 @@ export function printTemplate(t: SqlTemplate, params: readonly string[] = []): s
     .map((p) =>
       typeof p === 'string'
         ? p.replace(/\{/g, '\\{')
-        : p.ref === 'interval'
-          ? `INTERVAL '${intervalSql(p.interval)}'`
+        : p.ref === 'timeShift'
+          ? `(${printTemplate(p.sql, params)}) ${p.forward ? '+' : '-'} INTERVAL '${intervalSql(p.interval)}'`
           : p.ref === 'castText'
             ? `CAST(${printTemplate(p.sql, params)} AS VARCHAR)`
             : `{${part(p)}}`,

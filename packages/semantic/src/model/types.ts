@@ -12,8 +12,16 @@ export type TemplatePart =
   | { readonly ref: 'cubeSql'; readonly cube: string }
   /** A parameter of a lambda, inside its body. */
   | { readonly ref: 'arg'; readonly index: number }
-  /** An interval constant, printed in the dialect's syntax (time_shift moves a dimension by it). */
-  | { readonly ref: 'interval'; readonly interval: Interval }
+  /**
+   * The SQL moved by an interval (`forward`: later), as the dialect writes it: a time dimension
+   * under a multi-stage measure's time_shift (planner/multi-stage.ts), never in a model.
+   */
+  | {
+      readonly ref: 'timeShift';
+      readonly sql: SqlTemplate;
+      readonly interval: Interval;
+      readonly forward: boolean;
+    }
   /** `CAST((sql) AS <the dialect's text type>)`: a geo dimension's sides, as Cube joins them. */
   | { readonly ref: 'castText'; readonly sql: SqlTemplate }
   | ContextPart;

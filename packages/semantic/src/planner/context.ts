@@ -73,6 +73,7 @@ function bindExpr(x: Expr, ctx: QueryContext): Expr {
     case 'toLocal':
     case 'dateTrunc':
     case 'timeBucket':
+    case 'timeShift':
     case 'not':
     case 'isNull':
       return { ...x, expr: e(x.expr) };
@@ -115,6 +116,7 @@ function holdsContext(x: Expr): boolean {
     case 'toLocal':
     case 'dateTrunc':
     case 'timeBucket':
+    case 'timeShift':
     case 'not':
     case 'isNull':
       found = holdsContext(x.expr);

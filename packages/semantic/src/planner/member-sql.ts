@@ -19,7 +19,13 @@ export function renderTemplate(
     if (typeof p === 'string') parts.push(p);
     else if (p.ref === 'cube') parts.push(ident(p.cube));
     else if (p.ref === 'cubeSql') parts.push(cubeSqlExpr(model, p.cube));
-    else if (p.ref === 'interval') parts.push({ kind: 'interval', interval: p.interval });
+    else if (p.ref === 'timeShift')
+      parts.push({
+        kind: 'timeShift',
+        expr: renderTemplate(model, p.sql, leaf, args),
+        interval: p.interval,
+        forward: p.forward,
+      });
     else if (p.ref === 'castText')
       parts.push({ kind: 'func', name: 'castText', args: [renderTemplate(model, p.sql, leaf, args)] });
     else if (p.ref === 'arg') {

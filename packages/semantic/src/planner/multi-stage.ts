@@ -1,14 +1,6 @@
 import { UserError } from '../errors.ts';
 import { shiftDimension } from '../model/multi-stage.ts';
-import type {
-  Dimension,
-  GrainRef,
-  Interval,
-  Measure,
-  Model,
-  SqlTemplate,
-  TemplatePart,
-} from '../model/types.ts';
+import type { Dimension, GrainRef, Interval, Measure, Model, SqlTemplate } from '../model/types.ts';
 import type { LocalRange } from '../query/date-range.ts';
 import { isMeasureFilter } from '../query/filters.ts';
 import type { FilterNode, QueryMember, ResolvedQuery, TimeDimensionSpec } from '../query/types.ts';
@@ -67,14 +59,14 @@ export type Planner<O> = (
 ) => StagePlan;
 
 /**
- * Time dimension path -> the shifts applied to it: SQL template parts after the dimension's SQL
- * (`+ <interval>`), or text around it where the dialect says so (`timeShift`).
+ * Time dimension path -> the shifts applied to it, in order: each moves the SQL by an interval
+ * (`forward`: later), printed by the dialect (Dialect.timeShift, else `(sql) + <interval>`).
  */
-type ShiftMove = readonly TemplatePart[] | { readonly before: string; readonly after: string };
+interface ShiftMove {
+  readonly interval: Interval;
+  readonly forward: boolean;
+}
 type Shift = ReadonlyMap<string, readonly ShiftMove[]>;
-
-/** SQL around a time dimension's that moves it by `interval` (forward: later). */
-export type TimeShiftSql = (interval: Interval, forward: boolean) => { before: string; after: string };
 
 /**
  * What a stage's inner plans see: time dimensions moved by time_shift, and the query's date
@@ -100,11 +92,8 @@ export function planMultiStage<O extends object>(
   planner: Planner<O>,
 ): StagePlan {
   if (q.ungrouped) throw new UserError('Multi-stage measures cannot be used in an ungrouped query');
-  const stages = new Stages(
-    model,
-    q,
-    (m, rq) => planner(m, rq, cubeSecurity, { ...options, applyEveryPolicy: true }),
-    (options as { timeShift?: TimeShiftSql }).timeShift,
+  const stages = new Stages(model, q, (m, rq) =>
+    planner(m, rq, cubeSecurity, { ...options, applyEveryPolicy: true }),
   );
   const columns = planColumns(q);
   const grain = new Map<PlannedColumn, GrainCol>();
@@ -160,7 +149,6 @@ class Stages {
     private readonly model: Model,
     private readonly q: ResolvedQuery,
     private readonly plan: (model: Model, q: ResolvedQuery) => StagePlan,
-    private readonly timeShift?: TimeShiftSql,
   ) {
     this.baseFilters = q.filters.filter((f) => !isMeasureFilter(f));
   }
@@ -392,9 +380,7 @@ class Stages {
         if (done.has(dim.path)) continue;
         done.add(dim.path);
         // `prior`: the row of X shows the value of X - interval, so the time moves forward
-        const move = this.timeShift
-          ? this.timeShift(ts.interval, ts.type === 'prior')
-          : shiftSql(ts.interval, ts.type === 'prior');
+        const move = { interval: ts.interval, forward: ts.type === 'prior' };
         out.set(dim.path, [...(out.get(dim.path) ?? []), move]);
       }
     }
@@ -413,11 +399,11 @@ class Stages {
         const cube = cubes.get(cubeName)!;
         const dim = cube.dimensions.get(name)!;
         const dimensions = new Map(cube.dimensions);
-        // `(sql) + <interval a> + <interval b>`; a dialect's moves each around the one before
-        let sql: SqlTemplate = dim.sql;
-        const around = (m: ShiftMove): m is Extract<ShiftMove, { before: string }> => 'before' in m;
-        if (!moves.some(around)) sql = ['(', ...dim.sql, ')', ...(moves as TemplatePart[][]).flat()];
-        else for (const m of moves) sql = around(m) ? [m.before, ...sql, m.after] : ['(', ...sql, ')', ...m];
+        // each move around the one before: `((sql) + <interval a>) + <interval b>`
+        const sql = moves.reduce<SqlTemplate>(
+          (inner, m) => [{ ref: 'timeShift', sql: inner, ...m }],
+          dim.sql,
+        );
         dimensions.set(name, freeze({ ...dim, sql }));
         cubes.set(cubeName, freeze({ ...cube, dimensions }));
       }
@@ -479,9 +465,4 @@ function matches(refs: readonly GrainRef[], c: GrainCol): boolean {
       r.member === c.dim.name &&
       (r.granularity === null || r.granularity === c.granularity),
   );
-}
-
-/** Each dialect prints the interval its own way (Trino, MySQL and Snowflake have no `INTERVAL '1 days'`). */
-function shiftSql(interval: Interval, forward: boolean): TemplatePart[] {
-  return [` ${forward ? '+' : '-'} `, { ref: 'interval', interval }];
 }

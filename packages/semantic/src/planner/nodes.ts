@@ -20,6 +20,13 @@ export type Expr =
   /** Custom granularity bucket start, from an origin (local timestamp). */
   | { readonly kind: 'timeBucket'; readonly interval: Interval; readonly origin: string; readonly expr: Expr }
   | { readonly kind: 'interval'; readonly interval: Interval }
+  /** A time moved by a multi-stage measure's time_shift (`forward`: later), as the dialect writes it. */
+  | {
+      readonly kind: 'timeShift';
+      readonly expr: Expr;
+      readonly interval: Interval;
+      readonly forward: boolean;
+    }
   | {
       readonly kind: 'agg';
       readonly fn: 'count' | 'sum' | 'avg' | 'min' | 'max' | 'median' | 'approxCountDistinct';

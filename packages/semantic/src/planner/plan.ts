@@ -21,7 +21,7 @@ import {
   renderTemplate,
   ungroupedValue,
 } from './member-sql.ts';
-import { planMultiStage, type TimeShiftSql, usesMultiStage } from './multi-stage.ts';
+import { planMultiStage, usesMultiStage } from './multi-stage.ts';
 import { and, type Expr, freeze, integer, type Select, type SelectItem, select } from './nodes.ts';
 import { type CubeSecurity, joinTree } from './query-tree.ts';
 import { filterMembers } from './required.ts';
@@ -52,8 +52,6 @@ export interface PlanOptions {
   readonly securityContext?: SecurityContext;
   /** The query carries no row-level filters of its own: apply every joined cube's (sub-query.ts). */
   readonly applyEveryPolicy?: boolean;
-  /** The dialect's SQL around a time dimension moved by a time_shift (Dialect.timeShift); absent: `+ INTERVAL '...'`. */
-  readonly timeShift?: TimeShiftSql;
 }
 
 /**

@@ -160,6 +160,7 @@ function children(x: Expr): readonly Expr[] {
     case 'toLocal':
     case 'dateTrunc':
     case 'timeBucket':
+    case 'timeShift':
     case 'not':
     case 'isNull':
       return [x.expr];

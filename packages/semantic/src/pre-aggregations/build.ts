@@ -153,7 +153,8 @@ function checkBuildable(model: Model, p: PreAggregation): boolean {
 }
 
 function contextFree(p: TemplatePart): boolean {
-  if (typeof p !== 'string' && p.ref === 'castText') return p.sql.every(contextFree);
+  if (typeof p !== 'string' && (p.ref === 'castText' || p.ref === 'timeShift'))
+    return p.sql.every(contextFree);
   return typeof p === 'string' || p.ref === 'cube' || p.ref === 'member' || p.ref === 'cubeSql';
 }
 
