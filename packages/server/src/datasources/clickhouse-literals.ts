@@ -1,4 +1,4 @@
-import { inlineParams as inline } from './inline-params.ts';
+import { inlineParams as inline, literalWriter } from './inline-params.ts';
 
 /**
  * The dialect's `$n` placeholders replaced by ClickHouse literals (inline-params.ts). Inlined
@@ -12,14 +12,7 @@ export function inlineParams(sql: string, params: readonly unknown[]): string {
 }
 
 /** One value as a ClickHouse literal: text quoted and escaped, numbers as written, NULL, true, false. */
-export function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error(`A parameter is not a finite number: ${value}`);
-    return String(value);
-  }
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  throw new Error(`A parameter of type ${typeof value} cannot be written as a ClickHouse literal`);
-}
+export const literal = literalWriter('ClickHouse', {
+  text: (value) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`,
+  booleans: ['true', 'false'],
+});

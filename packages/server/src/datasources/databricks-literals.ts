@@ -1,4 +1,4 @@
-import { inlineParams as inline } from './inline-params.ts';
+import { inlineParams as inline, literalWriter } from './inline-params.ts';
 
 /**
  * The dialect's `$n` placeholders replaced by Databricks literals (inline-params.ts), as the other
@@ -13,14 +13,6 @@ export function inlineParams(sql: string, params: readonly unknown[]): string {
 }
 
 /** One value as a Databricks literal: text quoted, numbers as written, NULL, TRUE and FALSE. */
-export function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error(`A parameter is not a finite number: ${value}`);
-    return String(value);
-  }
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  throw new Error(`A parameter of type ${typeof value} cannot be written as a Databricks literal`);
-}
+export const literal = literalWriter('Databricks', {
+  text: (value) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`,
+});

@@ -59,3 +59,32 @@ export function inlineParams(sql: string, params: readonly unknown[], syntax: Li
   }
   return out;
 }
+
+/** How an engine writes the values that are not NULL, a boolean or a whole bigint. */
+export interface LiteralForms {
+  /** Quoted text, its quotes (and backslashes, where they escape) escaped the engine's way. */
+  text(value: string): string;
+  /** A finite number; absent: as JavaScript writes it. */
+  number?(value: number): string;
+  /** The words for true and false; absent: TRUE and FALSE. */
+  booleans?: readonly [string, string];
+}
+
+/**
+ * One value as `engine`'s literal: NULL, its booleans, a bigint as written, a number and text by
+ * `forms`. A number that is not finite, or a value of another type, is an error (never SQL).
+ */
+export function literalWriter(engine: string, forms: LiteralForms): (value: unknown) => string {
+  const [yes, no] = forms.booleans ?? ['TRUE', 'FALSE'];
+  return (value) => {
+    if (value === null || value === undefined) return 'NULL';
+    if (typeof value === 'boolean') return value ? yes : no;
+    if (typeof value === 'bigint') return value.toString();
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) throw new Error(`A parameter is not a finite number: ${value}`);
+      return forms.number ? forms.number(value) : String(value);
+    }
+    if (typeof value === 'string') return forms.text(value);
+    throw new Error(`A parameter of type ${typeof value} cannot be written as a ${engine} literal`);
+  };
+}

@@ -1,4 +1,4 @@
-import { inlineParams as inline } from './inline-params.ts';
+import { inlineParams as inline, literalWriter } from './inline-params.ts';
 
 /**
  * The dialect's `$n` placeholders replaced by Snowflake literals (inline-params.ts). The SQL API's
@@ -19,14 +19,6 @@ export function inlineParams(sql: string, params: readonly unknown[]): string {
 }
 
 /** One value as a Snowflake literal: text quoted, numbers as written, NULL, TRUE and FALSE. */
-export function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error(`A parameter is not a finite number: ${value}`);
-    return String(value);
-  }
-  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-  throw new Error(`A parameter of type ${typeof value} cannot be written as a Snowflake literal`);
-}
+export const literal = literalWriter('Snowflake', {
+  text: (value) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`,
+});

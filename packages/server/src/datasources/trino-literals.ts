@@ -1,4 +1,4 @@
-import { inlineParams as inline } from './inline-params.ts';
+import { inlineParams as inline, literalWriter } from './inline-params.ts';
 
 /**
  * The dialect's `$n` placeholders replaced by Trino literals (inline-params.ts). Trino's client
@@ -11,15 +11,8 @@ export function inlineParams(sql: string, params: readonly unknown[]): string {
 }
 
 /** One value as a Trino literal: text quoted, numbers as written, NULL, TRUE and FALSE. */
-export function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error(`A parameter is not a finite number: ${value}`);
-    // a fraction as DOUBLE (1.5E0): Trino reads 1.5 as DECIMAL(2,1), whose arithmetic rounds to its scale
-    return Number.isInteger(value) ? String(value) : `${value.toExponential()}`.replace('e', 'E');
-  }
-  if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
-  throw new Error(`A parameter of type ${typeof value} cannot be written as a Trino literal`);
-}
+export const literal = literalWriter('Trino', {
+  text: (value) => `'${value.replace(/'/g, "''")}'`,
+  // a fraction as DOUBLE (1.5E0): Trino reads 1.5 as DECIMAL(2,1), whose arithmetic rounds to its scale
+  number: (value) => (Number.isInteger(value) ? String(value) : `${value.toExponential()}`.replace('e', 'E')),
+});
