@@ -19,6 +19,7 @@ import {
 import { athenaFault } from './engine-faults.ts';
 import { SlotQueue } from './slot-queue.ts';
 import { inlineParams } from './trino-literals.ts';
+import { integerFromText } from './wire-values.ts';
 
 export interface AthenaSettings {
   region: string;
@@ -223,10 +224,8 @@ function rowOf(columns: ColumnInfo[], data: Array<{ VarCharValue?: string }>): R
     const type = (c.Type ?? '').toLowerCase();
     let value: unknown = v ?? null;
     if (v !== undefined) {
-      if (integerTypes.has(type)) {
-        const n = Number(v);
-        value = Number.isSafeInteger(n) ? n : BigInt(v);
-      } else if (floatTypes.has(type)) value = Number(v);
+      if (integerTypes.has(type)) value = integerFromText(v);
+      else if (floatTypes.has(type)) value = Number(v);
       else if (type === 'boolean') value = v === 'true';
     }
     row[c.Name ?? `_col${i}`] = value;

@@ -1,3 +1,5 @@
+import { integerFromText } from './wire-values.ts';
+
 /** One field of a result's schema (TableFieldSchema of the REST API v2). */
 export interface BigQueryField {
   name: string;
@@ -56,10 +58,8 @@ export function bigQueryValue(value: unknown, field: BigQueryField): unknown {
   const text = String(value);
   switch (type) {
     case 'INTEGER':
-    case 'INT64': {
-      const n = Number(text);
-      return Number.isSafeInteger(n) ? n : BigInt(text);
-    }
+    case 'INT64':
+      return integerFromText(text);
     case 'FLOAT':
     case 'FLOAT64':
       return Number(text);

@@ -1,3 +1,5 @@
+import { integerFromText } from './wire-values.ts';
+
 /** One column of a statement's result (`manifest.schema.columns`). */
 export interface DatabricksColumn {
   name: string;
@@ -40,15 +42,10 @@ export function databricksValue(value: string | null, column: DatabricksColumn):
     case 'BYTE':
     case 'SHORT':
     case 'INT':
-    case 'LONG': {
-      const n = Number(value);
-      return Number.isSafeInteger(n) ? n : BigInt(value);
-    }
-    case 'DECIMAL': {
-      if ((column.type_scale ?? 0) > 0 || !/^-?\d+$/.test(value)) return value;
-      const n = Number(value);
-      return Number.isSafeInteger(n) ? n : BigInt(value);
-    }
+    case 'LONG':
+      return integerFromText(value);
+    case 'DECIMAL':
+      return (column.type_scale ?? 0) > 0 || !/^-?\d+$/.test(value) ? value : integerFromText(value);
     case 'FLOAT':
     case 'DOUBLE':
       return value === 'Infinity' ? Infinity : value === '-Infinity' ? -Infinity : Number(value);

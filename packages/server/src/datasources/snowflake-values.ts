@@ -1,3 +1,5 @@
+import { integerFromText } from './wire-values.ts';
+
 /** One column of a Snowflake result (`resultSetMetaData.rowType`). */
 export interface SnowflakeColumn {
   name: string;
@@ -33,9 +35,7 @@ export function snowflakeValue(value: string | null, column: SnowflakeColumn): u
   if (value === null) return null;
   switch (column.type.toLowerCase()) {
     case 'fixed': {
-      if ((column.scale ?? 0) > 0) return value;
-      const n = Number(value);
-      return Number.isSafeInteger(n) ? n : BigInt(value);
+      return (column.scale ?? 0) > 0 ? value : integerFromText(value);
     }
     case 'real':
       return value === 'inf' ? Infinity : value === '-inf' ? -Infinity : Number(value);
