@@ -81,7 +81,7 @@ const DAY_MICROS = 86_400_000_000;
  * (bench/data-api/time-zones.ts). Exact to the microsecond, 23- and 25-hour days included.
  */
 function localUnitStart(unit: string, x: string, icu: string, zone: string): string {
-  const { offsets } = zoneOffsets(zone);
+  const { offsets, from, to } = zoneOffsets(zone);
   const hi = Math.max(...offsets) * 1_000_000;
   const lo = Math.min(...offsets) * 1_000_000;
   const spread = hi - lo;
@@ -89,7 +89,6 @@ function localUnitStart(unit: string, x: string, icu: string, zone: string): str
   // x + hi after its midnight (x inside the span here: positive, and far from overflowing)
   const sinceMidnight = `(${e} + ${hi}) % ${DAY_MICROS}`;
   if (spread === 0) return `date_trunc('${unit}', ${wallClock(x, icu, zone, String(hi))})`;
-  const { from, to } = zoneOffsets(zone);
   const shifted = `make_timestamp(${e} + ${hi})`;
   const notUnitStart = unitStartTest(unit, shifted);
   const offset = notUnitStart
